@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// animexport: JSON animation presets to looping GIFs and PNG sprite sheets.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// No outside Swift packages: C libraries come in through system-library targets
+// (module.modulemap + pkg-config), installed by `make deps`.
+
+import PackageDescription
+
+let package = Package(
+    name: "animexport",
+    products: [
+        .executable(name: "animexport", targets: ["animexport"]),
+        .library(
+            name: "AnimexportKit", targets: ["Geometry", "Spec", "Timeline", "Render", "Encode"]),
+    ],
+    targets: [
+        // C libraries.
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CGif", path: "Sources/CGif",
+            providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CImageQuant", path: "Sources/CImageQuant", pkgConfig: "imagequant",
+            providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+
+        // The pipeline: preset JSON -> Composition -> FrameScene -> RGBAImage -> files.
+        .target(name: "Geometry"),
+        .target(name: "Spec", dependencies: ["Geometry"]),
+        .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
+        .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
+        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant"]),
+        .target(
+            name: "AnimexportCLI", dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode"]),
+        .executableTarget(name: "animexport", dependencies: ["AnimexportCLI"]),
+        .executableTarget(name: "animexport-bench", dependencies: ["AnimexportCLI"]),
+
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "SpecTests", dependencies: ["Spec"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render"]),
+        .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["AnimexportCLI"],
+            resources: [.copy("Fixtures")]),
+    ]
+)

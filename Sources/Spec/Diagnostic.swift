@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+/// A 1-based line and column in a preset file (columns count Unicode scalars).
+public struct SourceLocation: Equatable, Hashable, Sendable {
+    /// Line number, starting at 1.
+    public var line: Int
+    /// Column number, starting at 1.
+    public var column: Int
+
+    /// A location from a 1-based line and column.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}
+
+/// One problem found in a preset: which file, where in it (JSON path and, when known, line and
+/// column), and what was expected.
+///
+/// `description` renders the compiler-style line the CLI prints:
+/// `presets/a.json:12:7: error: $.layers[0].stroke.width: expected a number, found "thick"`.
+public struct Diagnostic: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// How bad the problem is.
+    public enum Severity: String, Equatable, Hashable, Sendable {
+        /// The preset cannot be used; the CLI exits with 65.
+        case error
+        /// Legal but surprising (a lint); an error only under `--strict`.
+        case warning
+    }
+
+    /// Error or warning.
+    public var severity: Severity
+    /// The file as the user named it (or `<input>` for text not read from a file).
+    public var file: String
+    /// JSONPath of the offending value, e.g. `$.layers[0].animations[1].duration`.
+    public var path: String
+    /// Line and column of the offending value, when known.
+    public var location: SourceLocation?
+    /// What was expected and what was found, in one sentence without a final full stop.
+    public var message: String
+
+    /// A diagnostic; see the properties for what each part means.
+    public init(
+        _ severity: Severity, file: String, path: String, location: SourceLocation?,
+        message: String
+    ) {
+        self.severity = severity
+        self.file = file
+        self.path = path
+        self.location = location
+        self.message = message
+    }
+
+    /// `file:line:column: severity: path: message` (line and column omitted when unknown).
+    public var description: String {
+        var where_ = file
+        if let location { where_ += ":\(location.line):\(location.column)" }
+        let at = path.isEmpty ? "" : "\(path): "
+        return "\(where_): \(severity.rawValue): \(at)\(message)"
+    }
+}
+
+/// Thrown when a preset has one or more errors; carries every diagnostic found in the run
+/// (warnings included) so the CLI can print them all at once.
+public struct PresetError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Every problem found, errors and warnings, in file order.
+    public var diagnostics: [Diagnostic]
+
+    /// Wraps a list of diagnostics.
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    /// One diagnostic per line.
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,2 @@
+import Spec
+public enum TimelineModule {}
