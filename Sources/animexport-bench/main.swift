@@ -1,1 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// animexport-bench: measures one preset at one scale and prints one table row.
+// `make bench` runs it once per scale, each in its own process so peak memory is per run.
+//
+//   animexport-bench PRESET [--scale S] [--header]
+
 import AnimexportCLI
+import Dispatch
+import Encode
+import Foundation
+import Render
+import Spec
+import Timeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func peakMemoryMB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1024  // ru_maxrss is in KiB on Linux
+}
+
+func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var scale = 1.0
+var header = false
+var presetPath: String?
+while !arguments.isEmpty {
+    let a = arguments.removeFirst()
+    switch a {
+    case "--scale":
+        guard let v = arguments.first.flatMap(Double.init), v > 0 else {
+            FileHandle.standardError.write(Data("error: --scale needs a number > 0\n".utf8))
+            exit(64)
+        }
+        arguments.removeFirst()
+        scale = v
+    case "--header": header = true
+    default: presetPath = a
+    }
+}
+let columns = [
+    ("preset", 10), ("scale", 5), ("frames", 6), ("px", 9), ("render ms/f", 11), ("encode ms/f", 11),
+    ("enc MP/s", 8), ("sheet ms", 8), ("wall ms", 8), ("GIF bytes", 10), ("sheet bytes", 11),
+    ("peak MB", 7),
+]
+if header {
+    print(columns.map { pad($0.0, $0.1) }.joined(separator: "  "))
+}
+guard let presetPath else { exit(0) }
+
+do {
+    let composition = try PresetLoader.load(contentsOf: presetPath).composition
+    let plan = try LoopPlan.make(for: composition, fps: composition.fps)
+    let times = plan.frameTimes
+
+    // Evaluate + render, one thread, so ms/frame is the cost of one frame.
+    var frames: [RGBAImage] = []
+    let renderSeconds = try seconds {
+        for t in times {
+            frames.append(try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: t), scale: scale))
+        }
+    }
+    let animation = RenderedAnimation(composition: composition, plan: plan, scale: scale, frames: frames)
+    var options = GIFOptions()
+    options.matte = composition.canvas.matte
+    var gifBytes = 0
+    let encodeSeconds = try seconds { gifBytes = try Exporter.gif(animation, options: options).bytes.count }
+    var sheetBytes = 0
+    let sheetSeconds = try seconds {
+        let sheet = try Exporter.sheet(animation, imageName: "bench.png", columns: nil, padding: 0)
+        sheetBytes = try PNGCodec.encode(sheet.image).count
+    }
+    // The whole job as the CLI runs it: parallel render, then GIF and sheet.
+    let wallSeconds = try seconds {
+        let rendered = try Exporter.render(composition, fps: composition.fps, scale: scale)
+        _ = try Exporter.gif(rendered, options: options)
+        _ = try PNGCodec.encode(try Exporter.sheet(rendered, imageName: "bench.png", columns: nil, padding: 0).image)
+    }
+    let n = Double(frames.count)
+    let pixels = frames.first.map { $0.width * $0.height } ?? 0
+    let megapixels = Double(pixels) * n / 1e6
+    let cells = [
+        composition.name, formatNumber(scale) + "x", "\(frames.count)",
+        frames.first.map { "\($0.width)x\($0.height)" } ?? "-",
+        String(format: "%.3f", renderSeconds * 1000 / n), String(format: "%.3f", encodeSeconds * 1000 / n),
+        String(format: "%.1f", megapixels / encodeSeconds), String(format: "%.1f", sheetSeconds * 1000),
+        String(format: "%.1f", wallSeconds * 1000), "\(gifBytes)", "\(sheetBytes)",
+        String(format: "%.1f", peakMemoryMB()),
+    ]
+    print(zip(cells, columns).map { pad($0.0, $0.1.1) }.joined(separator: "  "))
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

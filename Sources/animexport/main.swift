@@ -1,1 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import AnimexportCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(Command.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,55 @@
+# animexport: JSON animation presets -> looping GIFs and PNG sprite sheets.
+#
+# Targets:
+#   make deps    install the C libraries and test tools with apt-get (as root, or via sudo);
+#                does nothing when everything is already installed
+#   make build   release build of the animexport binary (.build/release/animexport)
+#   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON)
+#   make test    run every test (runs deps first)
+#   make bench   time and memory of the circular preset at 1x and 4x (release build)
+#   make lint    check formatting and doc comments with swift format (strict)
+#   make clean   remove build products and everything rendered into output/
+
+SHELL := /bin/sh
+SWIFT ?= swift
+SWIFT_FLAGS := -Xswiftc -warnings-as-errors
+
+# Debian packages: the C libraries we link (Cairo, giflib, libimagequant, libpng) and Pillow,
+# the independent GIF decoder the tests use (Debian's python3, /usr/bin/python3).
+DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev python3 python3-pil python3-jsonschema
+
+.PHONY: deps build demo test bench lint clean
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
+
+build: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport
+
+demo: build
+	.build/release/animexport presets/*.json -o output/
+
+test: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
+	.build/release/animexport-bench --header presets/circular.json --scale 1
+	.build/release/animexport-bench presets/circular.json --scale 4
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+clean:
+	$(SWIFT) package clean
+	rm -rf .build
+	find output -mindepth 1 ! -name README.md -exec rm -rf {} +

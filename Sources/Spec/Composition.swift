@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+
+/// A preset after decoding, validation and normalisation: every parameter resolved to a value,
+/// every expression evaluated, keyframes checked, timing functions resolved. Nothing in it can be
+/// invalid; `Timeline` evaluates it at any time without further checks.
+public struct Composition: Equatable, Sendable {
+    /// The preset's `name` (letters, digits, `-`, `_`), used for output file names.
+    public var name: String
+    /// One sentence on what the animation shows (may be empty).
+    public var description: String
+    /// Canvas size in points and its background.
+    public var canvas: Canvas
+    /// Frames per second to sample at, > 0 (default 30).
+    public var fps: Double
+    /// The loop period in seconds when the preset sets `duration`; `nil` lets `Timeline` compute
+    /// it from the animations.
+    public var duration: Double?
+    /// The parameters with the values in effect (defaults or `--set` overrides), in file order.
+    public var parameters: [Parameter]
+    /// The layer tree, back to front.
+    public var layers: [Layer]
+
+    /// Builds a composition; the decoder is the usual source of one.
+    public init(
+        name: String, description: String = "", canvas: Canvas, fps: Double = 30,
+        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer]
+    ) {
+        self.name = name
+        self.description = description
+        self.canvas = canvas
+        self.fps = fps
+        self.duration = duration
+        self.parameters = parameters
+        self.layers = layers
+    }
+}
+
+/// The drawing area: its size in points (pixels at scale 1) and what lies behind the layers.
+public struct Canvas: Equatable, Sendable {
+    /// Width in points, > 0.
+    public var width: Double
+    /// Height in points, > 0.
+    public var height: Double
+    /// Background colour painted under every frame; `nil` means transparent.
+    public var background: RGBAColor?
+    /// The page colour a GIF will be shown on. Half-transparent edge pixels are blended onto it,
+    /// because GIF has only 1-bit transparency. `nil` means no matte (edges are thresholded).
+    public var matte: RGBAColor?
+
+    /// A canvas; see the properties for units.
+    public init(width: Double, height: Double, background: RGBAColor? = nil, matte: RGBAColor? = nil)
+    {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.matte = matte
+    }
+}
+
+/// A value a designer may change without editing the layer tree (`--set name=value`).
+public struct Parameter: Equatable, Sendable {
+    /// The name used as `$name` in the preset.
+    public var name: String
+    /// The value in effect.
+    public var value: ParameterValue
+    /// The value written in the preset.
+    public var defaultValue: ParameterValue
+    /// What the parameter controls (may be empty).
+    public var description: String
+    /// Inclusive lower bound for number parameters, when the preset gives one.
+    public var minimum: Double?
+    /// Inclusive upper bound for number parameters, when the preset gives one.
+    public var maximum: Double?
+
+    /// A parameter; see the properties.
+    public init(
+        name: String, value: ParameterValue, defaultValue: ParameterValue, description: String = "",
+        minimum: Double? = nil, maximum: Double? = nil
+    ) {
+        self.name = name
+        self.value = value
+        self.defaultValue = defaultValue
+        self.description = description
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}
+
+/// The value of a parameter. Its type is fixed by the default written in the preset.
+public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
+    /// A number (sizes in points, durations in seconds, angles in degrees…).
+    case number(Double)
+    /// A colour (`#RRGGBB`, `#RRGGBBAA` or a name in the preset).
+    case color(RGBAColor)
+    /// Free text (e.g. a text layer's string).
+    case string(String)
+    /// A flag.
+    case bool(Bool)
+
+    /// The type's name as messages say it: "number", "colour", "string", "boolean".
+    public var typeName: String {
+        switch self {
+        case .number: "number"
+        case .color: "colour"
+        case .string: "string"
+        case .bool: "boolean"
+        }
+    }
+
+    /// The value as a user would type it after `--set name=`.
+    public var description: String {
+        switch self {
+        case .number(let n): formatNumber(n)
+        case .color(let c): c.hexString
+        case .string(let s): s
+        case .bool(let b): b ? "true" : "false"
+        }
+    }
+}
+
+/// Formats a number the way presets and messages show it: integers without a fraction, others
+/// with up to 6 significant decimals, always with `.` as the decimal separator (locale-proof).
+public func formatNumber(_ value: Double) -> String {
+    if value.isNaN { return "nan" }
+    if value.isInfinite { return value < 0 ? "-infinity" : "infinity" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    var text = String(format: "%.6f", locale: nil, value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+public import Geometry
+
+/// Collects diagnostics while one preset is decoded and reads typed values out of `JSONValue`s,
+/// reporting every problem (with file, JSON path and line:column) instead of stopping at the
+/// first. Parameter references (`$name`) and arithmetic are resolved here.
+final class DecodeContext {
+    let file: String
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Parameter values in effect, by name.
+    var parameters: [String: ParameterValue] = [:]
+
+    init(file: String) { self.file = file }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    func error(_ path: String, _ location: SourceLocation?, _ message: String) {
+        diagnostics.append(
+            Diagnostic(.error, file: file, path: path, location: location, message: message))
+    }
+
+    func warning(_ path: String, _ location: SourceLocation?, _ message: String) {
+        diagnostics.append(
+            Diagnostic(.warning, file: file, path: path, location: location, message: message))
+    }
+
+    // MARK: - Scalars
+
+    /// A JSON number, or a string holding an expression over number parameters.
+    func number(_ value: JSONValue, _ path: String) -> Double? {
+        switch value.kind {
+        case .number(let n):
+            return n
+        case .string(let text):
+            return expression(text, value, path)
+        default:
+            error(path, value.location, "expected a number or an expression, found \(value.shortDescription)")
+            return nil
+        }
+    }
+
+    /// `number` with an inclusive/exclusive range check; `what` words the expectation,
+    /// e.g. "a number > 0".
+    func number(
+        _ value: JSONValue, _ path: String, where valid: (Double) -> Bool, expected: String
+    ) -> Double? {
+        guard let n = number(value, path) else { return nil }
+        guard n.isFinite, valid(n) else {
+            error(path, value.location, "expected \(expected), found \(formatNumber(n))")
+            return nil
+        }
+        return n
+    }
+
+    private func expression(_ text: String, _ value: JSONValue, _ path: String) -> Double? {
+        let parsed: Expression
+        do {
+            parsed = try Expression.parse(text)
+        } catch {
+            let at = error.offset.map { " (at character \($0 + 1) of \"\(text)\")" } ?? ""
+            self.error(path, value.location, "\(error.message)\(at)")
+            return nil
+        }
+        var ok = true
+        for name in parsed.parameterNames {
+            switch parameters[name] {
+            case .number?: continue
+            case let other?:
+                error(
+                    path, value.location,
+                    "parameter $\(name) is a \(other.typeName), but a number is needed here")
+                ok = false
+            case nil:
+                error(path, value.location, unknownParameterMessage(name))
+                ok = false
+            }
+        }
+        guard ok else { return nil }
+        do {
+            let result = try parsed.evaluate { name in
+                if case .number(let n)? = self.parameters[name] { return n }
+                return nil
+            }
+            return result
+        } catch {
+            self.error(path, value.location, "\(error.message) in \"\(text)\"")
+            return nil
+        }
+    }
+
+    func unknownParameterMessage(_ name: String) -> String {
+        var message = "unknown parameter $\(name)"
+        if let near = suggestion(for: name, among: Array(parameters.keys).sorted()) {
+            message += "; did you mean $\(near)?"
+        } else if parameters.isEmpty {
+            message += " (the preset declares no params)"
+        }
+        return message
+    }
+
+    func string(_ value: JSONValue, _ path: String) -> String? {
+        if case .string(let s) = value.kind { return s }
+        error(path, value.location, "expected a string, found \(value.shortDescription)")
+        return nil
+    }
+
+    func bool(_ value: JSONValue, _ path: String) -> Bool? {
+        if case .bool(let b) = value.kind { return b }
+        if case .string(let s) = value.kind, s.hasPrefix("$") {
+            let name = String(s.dropFirst())
+            switch parameters[name] {
+            case .bool(let b)?: return b
+            case let other?:
+                error(path, value.location, "parameter $\(name) is a \(other.typeName), but true or false is needed here")
+                return nil
+            case nil:
+                error(path, value.location, unknownParameterMessage(name))
+                return nil
+            }
+        }
+        error(path, value.location, "expected true or false, found \(value.shortDescription)")
+        return nil
+    }
+
+    /// A colour string (`#RRGGBB`, `#RRGGBBAA`, `#RGB`, a name) or `$param` of colour type.
+    func color(_ value: JSONValue, _ path: String) -> RGBAColor? {
+        guard case .string(let text) = value.kind else {
+            error(
+                path, value.location,
+                "expected a colour (\(RGBAColor.acceptedColorForms)), found \(value.shortDescription)")
+            return nil
+        }
+        if text.hasPrefix("$") {
+            let name = String(text.dropFirst())
+            switch parameters[name] {
+            case .color(let c)?: return c
+            case .string(let s)?:
+                if let c = RGBAColor(parsing: s) { return c }
+                error(path, value.location, "parameter $\(name) holds \"\(s)\", which is not a colour")
+                return nil
+            case let other?:
+                error(path, value.location, "parameter $\(name) is a \(other.typeName), but a colour is needed here")
+                return nil
+            case nil:
+                error(path, value.location, unknownParameterMessage(name))
+                return nil
+            }
+        }
+        if let c = RGBAColor(parsing: text) { return c }
+        var message = "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(text)\""
+        if let near = suggestion(for: text, among: RGBAColor.namedColors.map(\.name)) {
+            message += "; did you mean \"\(near)\"?"
+        }
+        error(path, value.location, message)
+        return nil
+    }
+
+    /// `[x, y]`, each a number or an expression.
+    func point(_ value: JSONValue, _ path: String) -> Point? {
+        guard case .array(let items) = value.kind, items.count == 2 else {
+            error(path, value.location, "expected a point [x, y], found \(value.shortDescription)")
+            return nil
+        }
+        let x = number(items[0], path + "[0]")
+        let y = number(items[1], path + "[1]")
+        guard let x, let y else { return nil }
+        return Point(x: x, y: y)
+    }
+
+    /// A number (both axes) or `[x, y]`.
+    func scale(_ value: JSONValue, _ path: String) -> Point? {
+        if case .array = value.kind { return point(value, path) }
+        guard let n = number(value, path) else { return nil }
+        return Point(x: n, y: n)
+    }
+
+    /// One of `cases`' raw values; the message lists them and suggests the nearest.
+    func enumeration<E: RawRepresentable & CaseIterable>(
+        _ value: JSONValue, _ path: String, as _: E.Type
+    ) -> E? where E.RawValue == String {
+        let names = E.allCases.map(\.rawValue)
+        guard case .string(let s) = value.kind else {
+            error(path, value.location, "expected one of \(names.quotedList), found \(value.shortDescription)")
+            return nil
+        }
+        if let e = E(rawValue: s) { return e }
+        var message = "expected one of \(names.quotedList), found \"\(s)\""
+        if let near = suggestion(for: s, among: names) { message += "; did you mean \"\(near)\"?" }
+        error(path, value.location, message)
+        return nil
+    }
+
+    /// An array; reports and returns nil for anything else.
+    func array(_ value: JSONValue, _ path: String, of what: String) -> [JSONValue]? {
+        if case .array(let items) = value.kind { return items }
+        error(path, value.location, "expected an array of \(what), found \(value.shortDescription)")
+        return nil
+    }
+
+    /// An object reader; reports and returns nil for anything but an object.
+    func object(_ value: JSONValue, _ path: String, what: String) -> ObjectReader? {
+        if case .object(let o) = value.kind {
+            return ObjectReader(object: o, location: value.location, path: path, context: self)
+        }
+        error(path, value.location, "expected \(what), found \(value.shortDescription)")
+        return nil
+    }
+}
+
+/// Reads members of one JSON object and, at `finish`, reports every key that nothing read as
+/// unknown (with a "did you mean").
+final class ObjectReader {
+    let object: JSONObject
+    let location: SourceLocation
+    let path: String
+    let context: DecodeContext
+    private var used: Set<String> = []
+
+    init(object: JSONObject, location: SourceLocation, path: String, context: DecodeContext) {
+        self.object = object
+        self.location = location
+        self.path = path
+        self.context = context
+    }
+
+    /// JSONPath of a member.
+    func path(_ key: String) -> String {
+        let simple = key.first.map { $0.isLetter || $0 == "_" || $0 == "$" } ?? false
+            && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+        return simple ? "\(path).\(key)" : "\(path)['\(key)']"
+    }
+
+    /// The member's value, marking the key as known.
+    func value(_ key: String) -> JSONValue? {
+        used.insert(key)
+        return object[key]
+    }
+
+    /// Marks keys as known without reading them (e.g. `$schema`).
+    func ignore(_ keys: String...) { used.formUnion(keys) }
+
+    /// The member's value, or an error that it is missing.
+    func required(_ key: String, expected: String) -> JSONValue? {
+        if let v = value(key) { return v }
+        context.error(path, location, "missing required key \"\(key)\" (\(expected))")
+        return nil
+    }
+
+    func number(_ key: String) -> Double? {
+        value(key).flatMap { context.number($0, path(key)) }
+    }
+
+    func number(_ key: String, where valid: (Double) -> Bool, expected: String) -> Double? {
+        value(key).flatMap { context.number($0, path(key), where: valid, expected: expected) }
+    }
+
+    func point(_ key: String) -> Point? { value(key).flatMap { context.point($0, path(key)) } }
+    func color(_ key: String) -> RGBAColor? { value(key).flatMap { context.color($0, path(key)) } }
+    func string(_ key: String) -> String? { value(key).flatMap { context.string($0, path(key)) } }
+    func bool(_ key: String) -> Bool? { value(key).flatMap { context.bool($0, path(key)) } }
+
+    /// Reports every member no reader asked for. `known` lists the keys valid here (for the
+    /// suggestion); `misplaced` maps keys valid elsewhere to a hint about where they belong.
+    func finish(context what: String, known: [String], misplaced: [String: String] = [:]) {
+        for member in object.members where !used.contains(member.key) {
+            var message = "unknown key \"\(member.key)\" in \(what)"
+            if let hint = misplaced[member.key] {
+                message = "key \"\(member.key)\" does not apply to \(what): \(hint)"
+            } else if let near = suggestion(for: member.key, among: known) {
+                message += "; did you mean \"\(near)\"?"
+            }
+            context.error(self.path(member.key), member.keyLocation, message)
+        }
+    }
+}
+
+extension Array where Element == String {
+    /// `"a", "b" or "c"` for messages.
+    var quotedList: String {
+        let quoted = map { "\"\($0)\"" }
+        guard quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+    }
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+public import Geometry
+
+/// One node of the layer tree: a shape or a group, its base (model) property values and the
+/// animations that override them over time (Core Animation's layer + animations).
+public struct Layer: Equatable, Sendable {
+    /// The optional `name` from the preset (for messages and references).
+    public var name: String?
+    /// The model values: what the layer shows when no animation is active.
+    public var state: LayerState
+    /// Animations in preset order; when two animate the same key path the later one wins.
+    public var animations: [Animation]
+    /// Children, back to front (groups only; empty for shapes).
+    public var children: [Layer]
+
+    /// A layer; see the properties.
+    public init(
+        name: String? = nil, state: LayerState, animations: [Animation] = [],
+        children: [Layer] = []
+    ) {
+        self.name = name
+        self.state = state
+        self.animations = animations
+        self.children = children
+    }
+}
+
+/// The shape a layer draws, in the layer's own coordinates (points, y-down, angles in degrees,
+/// 0° = 3 o'clock, positive = clockwise on screen).
+public enum ShapeGeometry: Equatable, Sendable {
+    /// A circle; its path starts at 3 o'clock and runs clockwise (like SwiftUI `Circle` and
+    /// `UIBezierPath(ovalIn:)`, semantics §5.1). Box: the circle's bounding square.
+    case circle(center: Point, radius: Double)
+    /// An ellipse inscribed in a `size` box centred on `center`; starts at 3 o'clock, clockwise.
+    case ellipse(center: Point, size: Point)
+    /// A rectangle of `size` centred on `center`, corners rounded by `cornerRadius` (clamped to
+    /// half the shorter side); clockwise.
+    case rect(center: Point, size: Point, cornerRadius: Double)
+    /// A circular arc from `startAngle` to `endAngle` (degrees); `clockwise` (default) means
+    /// increasing angles, clockwise on screen (UIKit and Cairo meaning). Box: the full circle's
+    /// bounding square, so rotation defaults to turning about the arc's centre.
+    case arc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool)
+    /// A straight segment. Box: the segment's bounding box.
+    case line(from: Point, to: Point)
+    /// A polyline through `points`, closed back to the first unless `closed` is false.
+    case polygon(points: [Point], closed: Bool)
+    /// Any path, from SVG path data. Box: the path's tight bounding box.
+    case path(BezierPath)
+    /// No drawing of its own: a container. Box: `bounds` (defaults to the canvas rectangle).
+    case group(bounds: Rect)
+}
+
+/// How the inside of a path is decided for filling.
+public enum FillRule: String, Equatable, Sendable, CaseIterable {
+    /// Non-zero winding (Core Graphics and SVG default).
+    case nonZero
+    /// Even-odd.
+    case evenOdd
+}
+
+/// Shape of a stroke's open ends (CAShapeLayer `lineCap`).
+public enum LineCap: String, Equatable, Sendable, CaseIterable {
+    /// Flat, ending exactly at the end point (default).
+    case butt
+    /// A half disc of diameter `lineWidth`.
+    case round
+    /// A half square of side `lineWidth`.
+    case square
+}
+
+/// Shape of a stroke's corners (CAShapeLayer `lineJoin`).
+public enum LineJoin: String, Equatable, Sendable, CaseIterable {
+    /// Sharp corner, cut to bevel past `miterLimit` (default).
+    case miter
+    /// Rounded corner.
+    case round
+    /// Cut corner.
+    case bevel
+}
+
+/// Every animatable value of a layer at one instant (the model value, or the presentation value
+/// once animations are applied). Units: points, degrees, 0…1 fractions.
+public struct LayerState: Equatable, Sendable {
+    /// What is drawn.
+    public var shape: ShapeGeometry
+    /// Where the anchor point lands in the parent, in points; `nil` = where the anchor already is
+    /// (no move). Core Animation `position`.
+    public var position: Point?
+    /// The point that rotation and scale turn about, in unit coordinates of the layer's box:
+    /// (0,0) top-left, (1,1) bottom-right; default (0.5, 0.5). Core Animation `anchorPoint`.
+    public var anchorPoint: Point
+    /// A translation applied after everything else, in points (SwiftUI `offset`).
+    public var offset: Point
+    /// Rotation about the anchor in degrees, positive = clockwise on screen.
+    public var rotation: Double
+    /// Scale about the anchor, x and y factors (1 = unchanged).
+    public var scale: Point
+    /// Opacity 0…1 applied to the layer and its children as one.
+    public var opacity: Double
+    /// When true nothing of the layer (or its children) is drawn.
+    public var hidden: Bool
+    /// Fill colour; `nil` = no fill.
+    public var fillColor: RGBAColor?
+    /// Fill rule.
+    public var fillRule: FillRule
+    /// Stroke colour; `nil` = no stroke.
+    public var strokeColor: RGBAColor?
+    /// Stroke width in points, ≥ 0 (default 1). The stroke is centred on the path.
+    public var lineWidth: Double
+    /// End caps.
+    public var lineCap: LineCap
+    /// Corner joins.
+    public var lineJoin: LineJoin
+    /// Miter limit (ratio, ≥ 1; default 10 as in Core Animation).
+    public var miterLimit: Double
+    /// Dash lengths in points, painted and unpainted alternating; empty = solid.
+    public var lineDashPattern: [Double]
+    /// Distance into the dash pattern at which stroking starts, in points (Cairo's dash offset).
+    public var lineDashPhase: Double
+    /// Start of the stroked part as a fraction of path length. Any number is stored; drawing
+    /// clamps to 0…1 and draws nothing when start ≥ end (semantics §5.3).
+    public var strokeStart: Double
+    /// End of the stroked part as a fraction of path length (default 1); clamped like
+    /// `strokeStart` when drawing.
+    public var strokeEnd: Double
+
+    /// Defaults as in Core Animation: no fill, no stroke, line width 1, butt caps, miter joins,
+    /// miter limit 10, opacity 1, strokeStart 0, strokeEnd 1, anchor at the centre.
+    public init(shape: ShapeGeometry) {
+        self.shape = shape
+        self.position = nil
+        self.anchorPoint = Point(x: 0.5, y: 0.5)
+        self.offset = Point(x: 0, y: 0)
+        self.rotation = 0
+        self.scale = Point(x: 1, y: 1)
+        self.opacity = 1
+        self.hidden = false
+        self.fillColor = nil
+        self.fillRule = .nonZero
+        self.strokeColor = nil
+        self.lineWidth = 1
+        self.lineCap = .butt
+        self.lineJoin = .miter
+        self.miterLimit = 10
+        self.lineDashPattern = []
+        self.lineDashPhase = 0
+        self.strokeStart = 0
+        self.strokeEnd = 1
+    }
+}
+
+extension LayerState {
+    /// The layer's box in its own coordinates, which `anchorPoint` is relative to: a circle's or
+    /// arc's bounding square, an ellipse's or rect's frame, the tight bounds of a line, polygon or
+    /// path, a group's `bounds`.
+    public var box: Rect {
+        switch shape {
+        case .circle(let c, let r), .arc(let c, let r, _, _, _):
+            return Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r)
+        case .ellipse(let c, let s), .rect(let c, let s, _):
+            return Rect(x: c.x - s.x / 2, y: c.y - s.y / 2, width: s.x, height: s.y)
+        case .line(let a, let b):
+            return Rect(
+                x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
+        case .polygon(let points, _):
+            guard let first = points.first else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+            var lo = first
+            var hi = first
+            for p in points {
+                lo = Point(x: min(lo.x, p.x), y: min(lo.y, p.y))
+                hi = Point(x: max(hi.x, p.x), y: max(hi.y, p.y))
+            }
+            return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+        case .path(let path):
+            return path.bounds ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        case .group(let bounds):
+            return bounds
+        }
+    }
+
+    /// Where `anchorPoint` lies in the layer's own coordinates (points):
+    /// `box.origin + anchorPoint · box.size`.
+    public var anchorLocation: Point {
+        let b = box
+        return Point(x: b.x + anchorPoint.x * b.width, y: b.y + anchorPoint.y * b.height)
+    }
+}

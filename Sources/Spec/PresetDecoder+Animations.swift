@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Geometry
+
+extension PresetDecoder {
+    static let timingKeys = [
+        "beginTime", "duration", "repeatCount", "repeatDuration", "autoreverses", "speed",
+        "timingFunction", "fillMode",
+    ]
+    static let basicKeys = ["keyPath", "fromValue", "toValue", "byValue"]
+    static let keyframeKeys = ["keyPath", "values", "keyTimes", "timingFunctions", "calculationMode"]
+    static let groupKeys = ["animations"]
+
+    /// Decodes one animation for a layer whose model values are `layer`.
+    /// `inheritedDuration` is the enclosing group's duration (children without their own
+    /// `duration` take it), or nil at the top level where `duration` is required.
+    func decodeAnimation(
+        _ value: JSONValue, _ path: String, layer: LayerState, inheritedDuration: Double?
+    ) -> Animation? {
+        guard let o = context.object(value, path, what: "an animation object") else { return nil }
+        let isGroup = o.object["animations"] != nil
+        let isKeyframes = o.object["values"] != nil
+
+        // Timing (CAMediaTiming).
+        let beginTime = o.number("beginTime", where: { $0.isFinite }, expected: "seconds") ?? 0
+        var duration = o.number("duration", where: { $0 > 0 && $0 <= 3600 }, expected: "a duration in seconds > 0")
+        if duration == nil, o.object["duration"] == nil {
+            if let inheritedDuration {
+                duration = inheritedDuration
+            } else {
+                context.error(
+                    path, o.location,
+                    "missing required key \"duration\" (seconds > 0); Core Animation's implicit 0.25 s is not assumed")
+            }
+        }
+        var repeatCount = 1.0
+        if let v = o.value("repeatCount") {
+            if case .string(let s) = v.kind, s == "infinity" {
+                repeatCount = .infinity
+            } else if case .string(let s) = v.kind, !s.hasPrefix("$"), Double(s) == nil,
+                suggestion(for: s, among: ["infinity"]) != nil || s.lowercased().hasPrefix("inf")
+            {
+                context.error(o.path("repeatCount"), v.location, "expected a count ≥ 0 or \"infinity\", found \"\(s)\"; did you mean \"infinity\"?")
+            } else if let n = context.number(v, o.path("repeatCount"), where: { $0 >= 0 }, expected: "a count ≥ 0 or \"infinity\"") {
+                // Core Animation: 0 means "not set", i.e. one pass.
+                repeatCount = n == 0 ? 1 : n
+            }
+        }
+        let repeatDuration = o.number("repeatDuration", where: { $0 > 0 }, expected: "seconds > 0")
+        if repeatDuration != nil, o.object["repeatCount"] != nil {
+            context.error(
+                o.path("repeatDuration"), o.object["repeatDuration"]?.location,
+                "set repeatCount or repeatDuration, not both (Core Animation leaves the combination undefined)")
+        }
+        let autoreverses = o.bool("autoreverses") ?? false
+        let speed = o.number("speed", where: { $0 > 0 && $0 <= 1000 }, expected: "a speed > 0") ?? 1
+        let timingFunction = o.value("timingFunction").flatMap { timing($0, o.path("timingFunction")) } ?? .linear
+        let fillMode = o.value("fillMode").flatMap { context.enumeration($0, o.path("fillMode"), as: FillMode.self) } ?? .removed
+
+        var content: AnimationContent?
+        let known: [String]
+        if isGroup {
+            known = Self.timingKeys + Self.groupKeys
+            var children: [Animation] = []
+            if let v = o.value("animations"), let items = context.array(v, o.path("animations"), of: "animations") {
+                for (i, item) in items.enumerated() {
+                    if let child = decodeAnimation(
+                        item, "\(o.path("animations"))[\(i)]", layer: layer,
+                        inheritedDuration: duration ?? 1)
+                    {
+                        children.append(child)
+                    }
+                }
+            }
+            content = .group(children)
+            o.finish(
+                context: "an animation group", known: known,
+                misplaced: ["keyPath": "a group has no keyPath; its children do"])
+        } else if isKeyframes {
+            known = Self.timingKeys + Self.keyframeKeys
+            if let property = keyPath(o, layer: layer) {
+                content = keyframes(o, property: property).map {
+                    .keyframes(property: property, keyframes: $0)
+                }
+            }
+            o.finish(context: "a keyframe animation", known: known, misplaced: [
+                "fromValue": "a keyframe animation uses values; fromValue belongs to a basic animation",
+                "toValue": "a keyframe animation uses values; toValue belongs to a basic animation",
+            ])
+        } else {
+            known = Self.timingKeys + Self.basicKeys
+            if let property = keyPath(o, layer: layer) {
+                content = basic(o, property: property, layer: layer)
+            }
+            o.finish(context: "an animation", known: known + ["values", "animations"], misplaced: [
+                "keyTimes": "keyTimes need \"values\" (a keyframe animation)",
+                "timingFunctions": "timingFunctions need \"values\" (a keyframe animation); a basic animation takes one timingFunction",
+                "calculationMode": "calculationMode needs \"values\" (a keyframe animation)",
+            ])
+        }
+        guard let content, let duration else { return nil }
+        return Animation(
+            content: content, beginTime: beginTime, duration: duration, repeatCount: repeatCount,
+            repeatDuration: repeatDuration, autoreverses: autoreverses, speed: speed,
+            timingFunction: timingFunction, fillMode: fillMode)
+    }
+
+    private func keyPath(_ o: ObjectReader, layer: LayerState) -> AnimatableProperty? {
+        guard let v = o.required("keyPath", expected: "the property to animate, e.g. \"strokeEnd\""),
+            let s = context.string(v, o.path("keyPath"))
+        else { return nil }
+        let radians = ["transform.rotation", "transform.rotation.z"]
+        if radians.contains(s) {
+            context.error(o.path("keyPath"), v.location, "\"\(s)\" takes radians in Core Animation; presets use \"rotation\" in degrees")
+            return nil
+        }
+        let aliases = ["transform.scale": "scale", "transform.scale.x": "scale.x", "transform.scale.y": "scale.y"]
+        guard let property = AnimatableProperty(rawValue: aliases[s] ?? s) else {
+            var message = "unknown keyPath \"\(s)\""
+            if let near = suggestion(for: s, among: AnimatableProperty.allCases.map(\.rawValue)) {
+                message += "; did you mean \"\(near)\"?"
+            }
+            context.error(o.path("keyPath"), v.location, message)
+            return nil
+        }
+        guard property.applies(to: layer.shape) else {
+            context.error(o.path("keyPath"), v.location, "keyPath \"\(s)\" does not exist on \(layer.shape.kindName) layers")
+            return nil
+        }
+        return property
+    }
+
+    /// A value of the key path's kind.
+    func animatableValue(_ v: JSONValue, _ path: String, kind: AnimatableValueKind) -> AnimatableValue? {
+        switch kind {
+        case .number: context.number(v, path).map { .number($0) }
+        case .point: context.point(v, path).map { .point($0) }
+        case .scale: context.scale(v, path).map { .point($0) }
+        case .color: context.color(v, path).map { .color($0) }
+        case .bool: context.bool(v, path).map { .bool($0) }
+        }
+    }
+
+    private func basic(_ o: ObjectReader, property: AnimatableProperty, layer: LayerState) -> AnimationContent? {
+        let kind = property.valueKind
+        let from = o.value("fromValue").flatMap { animatableValue($0, o.path("fromValue"), kind: kind) }
+        let to = o.value("toValue").flatMap { animatableValue($0, o.path("toValue"), kind: kind) }
+        let by = o.value("byValue").flatMap { animatableValue($0, o.path("byValue"), kind: kind) }
+        let given = ["fromValue", "toValue", "byValue"].filter { o.object[$0] != nil }
+        if given.isEmpty {
+            context.error(o.path, o.location, "an animation needs toValue (and usually fromValue), or \"values\" for keyframes")
+            return nil
+        }
+        if given.count == 3 {
+            context.error(o.path("byValue"), o.object["byValue"]?.location, "give at most two of fromValue, toValue and byValue")
+            return nil
+        }
+        if by != nil, kind == .color || kind == .bool {
+            context.error(o.path("byValue"), o.object["byValue"]?.location, "byValue needs a number or point key path, not \(kind.rawValue)")
+            return nil
+        }
+        // A given-but-invalid value was already reported.
+        if given.contains("fromValue") && from == nil || given.contains("toValue") && to == nil
+            || given.contains("byValue") && by == nil
+        {
+            return nil
+        }
+        // Core Animation's from/to/by rules (semantics §4.2); the "current" value is the model value.
+        let model = property.value(in: layer)
+        switch (from, to, by) {
+        case let (f?, t?, nil): return .basic(property: property, from: f, to: t)
+        case let (f?, nil, b?): return .basic(property: property, from: f, to: f.adding(b))
+        case let (nil, t?, b?): return .basic(property: property, from: t.adding(b, sign: -1), to: t)
+        case let (f?, nil, nil): return .basic(property: property, from: f, to: model)
+        case let (nil, t?, nil): return .basic(property: property, from: model, to: t)
+        case let (nil, nil, b?): return .basic(property: property, from: model, to: model.adding(b))
+        default: return nil
+        }
+    }
+
+    private func keyframes(_ o: ObjectReader, property: AnimatableProperty) -> Keyframes? {
+        let mode = o.value("calculationMode").flatMap { v -> CalculationMode? in
+            if case .string(let s) = v.kind, ["cubic", "cubicPaced"].contains(s) {
+                context.error(o.path("calculationMode"), v.location, "calculationMode \"\(s)\" is not supported yet; use \"linear\", \"discrete\" or \"paced\"")
+                return nil
+            }
+            return context.enumeration(v, o.path("calculationMode"), as: CalculationMode.self)
+        } ?? .linear
+        guard let v = o.value("values"), let items = context.array(v, o.path("values"), of: "keyframe values") else {
+            return nil
+        }
+        let values = items.enumerated().compactMap { i, item in
+            animatableValue(item, "\(o.path("values"))[\(i)]", kind: property.valueKind)
+        }
+        guard values.count == items.count else { return nil }
+        let n = values.count
+        let minimum = mode == .discrete ? 1 : 2
+        guard n >= minimum else {
+            context.error(o.path("values"), v.location, "expected at least \(minimum) values for calculationMode \(mode.rawValue), found \(n)")
+            return nil
+        }
+
+        var keyTimes: [Double] = []
+        var timingFunctions: [TimingFunction] = []
+        switch mode {
+        case .linear, .discrete:
+            let expectedCount = mode == .discrete ? n + 1 : n
+            if let kv = o.value("keyTimes") {
+                guard let kt = keyTimeArray(kv, o.path("keyTimes")) else { return nil }
+                guard kt.count == expectedCount else {
+                    let rule = mode == .discrete
+                        ? "one more than values in discrete mode (value i holds from keyTimes[i] to keyTimes[i+1])"
+                        : "one per value"
+                    context.error(o.path("keyTimes"), kv.location, "expected \(expectedCount) keyTimes (\(rule)), found \(kt.count)")
+                    return nil
+                }
+                keyTimes = kt
+            } else {
+                let steps = Double(expectedCount - 1)
+                keyTimes = (0..<expectedCount).map { Double($0) / steps }
+            }
+            if let tv = o.value("timingFunctions") {
+                if mode == .discrete {
+                    context.warning(o.path("timingFunctions"), tv.location, "timingFunctions are ignored in discrete mode")
+                } else if let arr = context.array(tv, o.path("timingFunctions"), of: "timing functions") {
+                    let fns = arr.enumerated().compactMap { i, item in timing(item, "\(o.path("timingFunctions"))[\(i)]") }
+                    guard fns.count == arr.count else { return nil }
+                    guard fns.count == n - 1 else {
+                        context.error(o.path("timingFunctions"), tv.location, "expected \(n - 1) timingFunctions (one per segment between \(n) values), found \(fns.count)")
+                        return nil
+                    }
+                    timingFunctions = fns
+                }
+            }
+            if timingFunctions.isEmpty, mode == .linear {
+                timingFunctions = Array(repeating: .linear, count: n - 1)
+            }
+        case .paced:
+            for key in ["keyTimes", "timingFunctions"] {
+                if let ignored = o.value(key) {
+                    context.warning(o.path(key), ignored.location, "\(key) are ignored in paced mode (Core Animation spaces keyframes by distance)")
+                }
+            }
+            guard let times = Self.pacedKeyTimes(values) else {
+                context.error(o.path("values"), v.location, "paced mode needs values that differ and can be measured (numbers, points or colours)")
+                return nil
+            }
+            keyTimes = times
+            timingFunctions = Array(repeating: .linear, count: n - 1)
+        }
+        return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode)
+    }
+
+    private func keyTimeArray(_ v: JSONValue, _ path: String) -> [Double]? {
+        guard let items = context.array(v, path, of: "key times in 0…1") else { return nil }
+        let times = items.enumerated().compactMap { i, item in
+            context.number(item, "\(path)[\(i)]", where: { $0 >= 0 && $0 <= 1 }, expected: "a key time in 0…1")
+        }
+        guard times.count == items.count else { return nil }
+        for i in 1..<max(times.count, 1) where times[i] < times[i - 1] {
+            context.error("\(path)[\(i)]", items[i].location, "keyTimes must not decrease: \(formatNumber(times[i])) comes after \(formatNumber(times[i - 1]))")
+            return nil
+        }
+        if times.first != 0 || times.last != 1 {
+            context.error(path, v.location, "keyTimes must start at 0 and end at 1 (Core Animation ignores them otherwise)")
+            return nil
+        }
+        return times
+    }
+
+    /// Key times proportional to the cumulative distance between values (CAKeyframeAnimation
+    /// `paced`): Euclidean for points and colours, absolute difference for numbers.
+    static func pacedKeyTimes(_ values: [AnimatableValue]) -> [Double]? {
+        var distances: [Double] = [0]
+        for i in 1..<values.count {
+            guard let d = values[i - 1].distance(to: values[i]) else { return nil }
+            distances.append(distances[i - 1] + d)
+        }
+        guard let total = distances.last, total > 0 else { return nil }
+        return distances.map { $0 / total }
+    }
+
+    /// A timing function: a name (`easeOut`) or `cubicBezier(x1, y1, x2, y2)`.
+    func timing(_ v: JSONValue, _ path: String) -> TimingFunction? {
+        guard case .string(let s) = v.kind else {
+            context.error(path, v.location, "expected a timing function name or \"cubicBezier(x1, y1, x2, y2)\", found \(v.shortDescription)")
+            return nil
+        }
+        if let named = TimingFunction.named.first(where: { $0.name == s }) { return named.function }
+        let trimmed = s.replacingOccurrences(of: " ", with: "")
+        if trimmed.hasPrefix("cubicBezier(") && trimmed.hasSuffix(")") {
+            let inner = trimmed.dropFirst("cubicBezier(".count).dropLast()
+            let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
+            guard parts.count == 4, let x1 = parts[0], let y1 = parts[1], let x2 = parts[2], let y2 = parts[3],
+                [x1, y1, x2, y2].allSatisfy(\.isFinite)
+            else {
+                context.error(path, v.location, "expected cubicBezier(x1, y1, x2, y2) with four numbers, found \"\(s)\"")
+                return nil
+            }
+            guard (0...1).contains(x1), (0...1).contains(x2) else {
+                context.error(path, v.location, "cubicBezier x1 and x2 must lie in 0…1 (time cannot run backwards), found \"\(s)\"")
+                return nil
+            }
+            return .cubicBezier(x1: x1, y1: y1, x2: x2, y2: y2)
+        }
+        let names = TimingFunction.named.map(\.name)
+        var message = "unknown timing function \"\(s)\"; expected \(names.quotedList) or cubicBezier(x1, y1, x2, y2)"
+        if let near = suggestion(for: s, among: names) { message += "; did you mean \"\(near)\"?" }
+        context.error(path, v.location, message)
+        return nil
+    }
+}
+
+extension AnimatableValue {
+    /// `self + sign·other` for numbers and points (byValue arithmetic); other kinds unchanged.
+    func adding(_ other: AnimatableValue, sign: Double = 1) -> AnimatableValue {
+        switch (self, other) {
+        case let (.number(a), .number(b)): .number(a + sign * b)
+        case let (.point(a), .point(b)): .point(Point(x: a.x + sign * b.x, y: a.y + sign * b.y))
+        default: self
+        }
+    }
+
+    /// Distance used by paced keyframes; nil for booleans and mismatched kinds.
+    func distance(to other: AnimatableValue) -> Double? {
+        switch (self, other) {
+        case let (.number(a), .number(b)): return abs(b - a)
+        case let (.point(a), .point(b)): return ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        case let (.color(a), .color(b)):
+            let d = [b.red - a.red, b.green - a.green, b.blue - a.blue, b.alpha - a.alpha]
+            return d.map { $0 * $0 }.reduce(0, +).squareRoot()
+        default: return nil
+        }
+    }
+}
+
+extension ShapeGeometry {
+    /// The layer type's name as presets spell it.
+    public var kindName: String {
+        switch self {
+        case .circle: "circle"
+        case .ellipse: "ellipse"
+        case .rect: "rect"
+        case .arc: "arc"
+        case .line: "line"
+        case .polygon: "polygon"
+        case .path: "path"
+        case .group: "group"
+        }
+    }
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Geometry
+
+/// Turns the JSON tree of a preset into a `Composition`, reporting every problem through the
+/// context. Layers and animations are decoded in the extensions in the neighbouring files.
+struct PresetDecoder {
+    let context: DecodeContext
+
+    /// The format version this build reads.
+    static let formatVersion = 1
+
+    static let topLevelKeys = [
+        "$schema", "version", "name", "description", "canvas", "fps", "duration", "params",
+        "layers",
+    ]
+
+    /// Decodes the whole preset; returns nil only when the root is not an object or a required
+    /// part is unusable (errors are in the context either way).
+    func decode(_ root: JSONValue, overrides: [String: String]) throws(ParameterOverrideError)
+        -> Composition?
+    {
+        guard let top = context.object(root, "$", what: "a preset object") else { return nil }
+        top.ignore("$schema")
+
+        if let v = top.required("version", expected: "the format version, 1") {
+            if case .number(let n) = v.kind, n == Double(Self.formatVersion) {
+                // supported
+            } else if case .number(let n) = v.kind {
+                context.error(
+                    top.path("version"), v.location,
+                    "unsupported format version \(formatNumber(n)); this animexport reads version \(Self.formatVersion)"
+                )
+            } else {
+                context.error(
+                    top.path("version"), v.location,
+                    "expected the format version 1, found \(v.shortDescription)")
+            }
+        }
+
+        var name = "animation"
+        if let v = top.required("name", expected: "a file-name-safe name such as \"circular\"") {
+            if let s = context.string(v, top.path("name")) {
+                if Self.isSafeName(s) {
+                    name = s
+                } else {
+                    context.error(
+                        top.path("name"), v.location,
+                        "expected a name of letters, digits, '-' and '_' (it names output files), found \"\(s)\""
+                    )
+                }
+            }
+        }
+        let description = top.string("description") ?? ""
+
+        // Parameters first: everything else may refer to them.
+        var parameters: [Parameter] = []
+        if let v = top.value("params") {
+            parameters = decodeParameters(v, top.path("params"))
+        }
+        parameters = try applyOverrides(overrides, to: parameters)
+        for p in parameters { context.parameters[p.name] = p.value }
+
+        var canvas = Canvas(width: 64, height: 64)
+        if let v = top.required("canvas", expected: "an object with width and height") {
+            canvas = decodeCanvas(v, top.path("canvas")) ?? canvas
+        }
+        let fps =
+            top.number(
+                "fps", where: { $0 > 0 && $0 <= 120 }, expected: "frames per second in (0, 120]")
+            ?? 30
+        let duration = top.number(
+            "duration", where: { $0 > 0 && $0 <= 600 }, expected: "a loop period in seconds in (0, 600]")
+
+        var layers: [Layer] = []
+        if let v = top.required("layers", expected: "an array of layers") {
+            let canvasRect = Rect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+            layers = decodeLayers(v, top.path("layers"), groupBounds: canvasRect)
+        }
+        top.finish(context: "the preset", known: Self.topLevelKeys)
+
+        return Composition(
+            name: name, description: description, canvas: canvas, fps: fps, duration: duration,
+            parameters: parameters, layers: layers)
+    }
+
+    static func isSafeName(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, s.count <= 100 else { return false }
+        let ok = { (c: Unicode.Scalar) in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9")
+                || c == "-" || c == "_"
+        }
+        return first != "-" && s.unicodeScalars.allSatisfy(ok)
+    }
+
+    // MARK: - Canvas
+
+    func decodeCanvas(_ value: JSONValue, _ path: String) -> Canvas? {
+        guard let o = context.object(value, path, what: "a canvas object") else { return nil }
+        let sizeRule = "a size in points in (0, 4096]"
+        let width = o.required("width", expected: sizeRule).flatMap {
+            context.number($0, o.path("width"), where: { $0 > 0 && $0 <= 4096 }, expected: sizeRule)
+        }
+        let height = o.required("height", expected: sizeRule).flatMap {
+            context.number($0, o.path("height"), where: { $0 > 0 && $0 <= 4096 }, expected: sizeRule)
+        }
+        let background = o.value("background").flatMap { optionalColor($0, o.path("background"), none: "transparent") } ?? nil
+        let matte = o.value("matte").flatMap { optionalColor($0, o.path("matte"), none: "none") } ?? nil
+        o.finish(context: "canvas", known: ["width", "height", "background", "matte"])
+        guard let width, let height else { return nil }
+        return Canvas(width: width, height: height, background: background, matte: matte)
+    }
+
+    /// A colour, or `none` (the word given) for "no colour". Returns `.some(nil)` for none.
+    private func optionalColor(_ value: JSONValue, _ path: String, none: String) -> RGBAColor?? {
+        if case .string(let s) = value.kind, s == none { return .some(nil) }
+        guard let c = context.color(value, path) else { return nil }
+        return .some(c.alpha == 0 && none == "transparent" ? nil : c)
+    }
+
+    // MARK: - Parameters
+
+    static let parameterKeys = ["default", "description", "min", "max", "type"]
+
+    func decodeParameters(_ value: JSONValue, _ path: String) -> [Parameter] {
+        guard case .object(let object) = value.kind else {
+            context.error(path, value.location, "expected an object of parameters, found \(value.shortDescription)")
+            return []
+        }
+        var result: [Parameter] = []
+        for member in object.members {
+            let ppath = "\(path).\(member.key)"
+            guard Self.isParameterName(member.key) else {
+                context.error(
+                    ppath, member.keyLocation,
+                    "parameter names are letters, digits and '_', not starting with a digit; found \"\(member.key)\""
+                )
+                continue
+            }
+            guard let o = context.object(member.value, ppath, what: "a parameter object with a \"default\"")
+            else { continue }
+            let declaredType = o.value("type").flatMap { v -> String? in
+                guard let s = context.string(v, o.path("type")) else { return nil }
+                guard ["number", "color", "string", "boolean"].contains(s) else {
+                    context.error(o.path("type"), v.location, "expected one of \"number\", \"color\", \"string\" or \"boolean\", found \"\(s)\"")
+                    return nil
+                }
+                return s
+            }
+            let description = o.string("description") ?? ""
+            let minimum = o.value("min").flatMap { literalNumber($0, o.path("min")) }
+            let maximum = o.value("max").flatMap { literalNumber($0, o.path("max")) }
+            guard let d = o.required("default", expected: "the parameter's default value") else {
+                o.finish(context: "a parameter", known: Self.parameterKeys)
+                continue
+            }
+            o.finish(context: "a parameter", known: Self.parameterKeys)
+            guard let value = parameterValue(d, o.path("default"), declaredType: declaredType) else {
+                continue
+            }
+            if case .number(let n) = value {
+                if let minimum, n < minimum {
+                    context.error(o.path("default"), d.location, "default \(formatNumber(n)) is below min \(formatNumber(minimum))")
+                }
+                if let maximum, n > maximum {
+                    context.error(o.path("default"), d.location, "default \(formatNumber(n)) is above max \(formatNumber(maximum))")
+                }
+            } else if minimum != nil || maximum != nil {
+                context.error(ppath, member.value.location, "min and max only apply to number parameters")
+            }
+            result.append(
+                Parameter(
+                    name: member.key, value: value, defaultValue: value, description: description,
+                    minimum: minimum, maximum: maximum))
+        }
+        return result
+    }
+
+    static func isParameterName(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first else { return false }
+        let letter = { (c: Unicode.Scalar) in (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" }
+        return letter(first)
+            && s.unicodeScalars.allSatisfy { letter($0) || ($0 >= "0" && $0 <= "9") }
+    }
+
+    private func literalNumber(_ value: JSONValue, _ path: String) -> Double? {
+        if case .number(let n) = value.kind { return n }
+        context.error(path, value.location, "expected a number, found \(value.shortDescription)")
+        return nil
+    }
+
+    /// A default's value; its JSON type (and, for strings, whether it reads as a colour) fixes
+    /// the parameter's type unless `type` says otherwise.
+    private func parameterValue(_ value: JSONValue, _ path: String, declaredType: String?)
+        -> ParameterValue?
+    {
+        switch (value.kind, declaredType) {
+        case (.number(let n), nil), (.number(let n), "number"?): return .number(n)
+        case (.bool(let b), nil), (.bool(let b), "boolean"?): return .bool(b)
+        case (.string(let s), "string"?): return .string(s)
+        case (.string(let s), "color"?):
+            if let c = RGBAColor(parsing: s) { return .color(c) }
+            context.error(path, value.location, "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(s)\"")
+            return nil
+        case (.string(let s), nil):
+            if s.hasPrefix("#"), let c = RGBAColor(parsing: s) { return .color(c) }
+            if s.hasPrefix("#") {
+                context.error(path, value.location, "\"\(s)\" looks like a colour but is not one (\(RGBAColor.acceptedColorForms))")
+                return nil
+            }
+            if RGBAColor.namedColors.contains(where: { $0.name == s }), let c = RGBAColor(parsing: s) {
+                return .color(c)
+            }
+            return .string(s)
+        default:
+            let expected = declaredType.map { "a \($0)" } ?? "a number, string, colour or boolean"
+            context.error(path, value.location, "expected \(expected) as the default, found \(value.shortDescription)")
+            return nil
+        }
+    }
+
+    /// Applies `--set` values, each checked against its parameter's type and range.
+    func applyOverrides(_ overrides: [String: String], to parameters: [Parameter])
+        throws(ParameterOverrideError) -> [Parameter]
+    {
+        var result = parameters
+        for name in overrides.keys.sorted() {
+            let text = overrides[name] ?? ""
+            guard let index = result.firstIndex(where: { $0.name == name }) else {
+                var message = "--set \(name): the preset has no parameter \"\(name)\""
+                if let near = suggestion(for: name, among: result.map(\.name)) {
+                    message += "; did you mean \"\(near)\"?"
+                } else if !result.isEmpty {
+                    message += " (it has \(result.map(\.name).quotedList))"
+                }
+                throw ParameterOverrideError(message: message)
+            }
+            let p = result[index]
+            let parsed = try Self.parseOverride(text, for: p)
+            result[index].value = parsed
+        }
+        return result
+    }
+
+    static func parseOverride(_ text: String, for p: Parameter) throws(ParameterOverrideError)
+        -> ParameterValue
+    {
+        switch p.defaultValue {
+        case .number:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let n = Double(trimmed), n.isFinite else {
+                throw ParameterOverrideError(
+                    message: "--set \(p.name)=\(text): expected a number, like the default \(p.defaultValue)")
+            }
+            if let lo = p.minimum, n < lo {
+                throw ParameterOverrideError(
+                    message: "--set \(p.name)=\(text): must be at least \(formatNumber(lo))")
+            }
+            if let hi = p.maximum, n > hi {
+                throw ParameterOverrideError(
+                    message: "--set \(p.name)=\(text): must be at most \(formatNumber(hi))")
+            }
+            return .number(n)
+        case .color:
+            guard let c = RGBAColor(parsing: text) else {
+                throw ParameterOverrideError(
+                    message: "--set \(p.name)=\(text): expected a colour (\(RGBAColor.acceptedColorForms))")
+            }
+            return .color(c)
+        case .bool:
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default:
+                throw ParameterOverrideError(message: "--set \(p.name)=\(text): expected true or false")
+            }
+        case .string:
+            return .string(text)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+public import Geometry
+public import Spec
+
+/// Everything needed to draw one frame, fully resolved: geometry, colours and transforms at one
+/// instant, with no keyframes or parameters left. Coordinates are canvas points, y-down.
+public struct FrameScene: Equatable, Sendable {
+    /// Canvas width in points.
+    public var width: Double
+    /// Canvas height in points.
+    public var height: Double
+    /// Colour painted under everything; `nil` = transparent.
+    public var background: RGBAColor?
+    /// Top-level nodes, back to front.
+    public var nodes: [SceneNode]
+
+    /// A scene; see the properties.
+    public init(width: Double, height: Double, background: RGBAColor?, nodes: [SceneNode]) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.nodes = nodes
+    }
+}
+
+/// One visible layer: where it is, how opaque, and what it draws.
+public struct SceneNode: Equatable, Sendable {
+    /// Maps the node's own coordinates to its parent's (points).
+    public var transform: AffineTransform
+    /// Opacity 0…1 applied to the node's drawing as a whole (children composited first).
+    public var opacity: Double
+    /// What the node draws.
+    public var content: SceneContent
+
+    /// A node; see the properties.
+    public init(transform: AffineTransform, opacity: Double, content: SceneContent) {
+        self.transform = transform
+        self.opacity = opacity
+        self.content = content
+    }
+}
+
+/// The drawing of a node.
+public enum SceneContent: Equatable, Sendable {
+    /// A filled and/or stroked path.
+    case shape(ShapeDrawing)
+    /// Child nodes, back to front.
+    case group([SceneNode])
+}
+
+/// A path with its paint, in the node's coordinates.
+public struct ShapeDrawing: Equatable, Sendable {
+    /// The path to fill; `nil` = no fill.
+    public var fillPath: BezierPath?
+    /// Fill colour (straight alpha).
+    public var fillColor: RGBAColor
+    /// Fill rule.
+    public var fillRule: FillRule
+    /// The part of the path to stroke (already trimmed to strokeStart…strokeEnd); `nil` = no
+    /// stroke, or nothing left after trimming.
+    public var strokePath: BezierPath?
+    /// Stroke paint and style.
+    public var stroke: StrokeDrawing
+
+    /// A drawing; see the properties.
+    public init(
+        fillPath: BezierPath?, fillColor: RGBAColor, fillRule: FillRule, strokePath: BezierPath?,
+        stroke: StrokeDrawing
+    ) {
+        self.fillPath = fillPath
+        self.fillColor = fillColor
+        self.fillRule = fillRule
+        self.strokePath = strokePath
+        self.stroke = stroke
+    }
+}
+
+/// Stroke paint and style, resolved.
+public struct StrokeDrawing: Equatable, Sendable {
+    /// Colour (straight alpha).
+    public var color: RGBAColor
+    /// Width in points, > 0.
+    public var width: Double
+    /// End caps.
+    public var lineCap: LineCap
+    /// Corner joins.
+    public var lineJoin: LineJoin
+    /// Miter limit, ≥ 1.
+    public var miterLimit: Double
+    /// Dash lengths in points; empty = solid.
+    public var dashes: [Double]
+    /// Offset into the dash pattern at the start of `strokePath`, in points (Cairo's dash offset).
+    public var dashPhase: Double
+
+    /// A stroke; see the properties.
+    public init(
+        color: RGBAColor, width: Double, lineCap: LineCap, lineJoin: LineJoin, miterLimit: Double,
+        dashes: [Double], dashPhase: Double
+    ) {
+        self.color = color
+        self.width = width
+        self.lineCap = lineCap
+        self.lineJoin = lineJoin
+        self.miterLimit = miterLimit
+        self.dashes = dashes
+        self.dashPhase = dashPhase
+    }
+}

@@ -1,2 +1,0 @@
-import Spec
-public enum TimelineModule {}
