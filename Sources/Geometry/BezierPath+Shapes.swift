@@ -99,7 +99,8 @@ extension BezierPath {
   }
 
   /// A circular arc of `radius` pixels around `center`, as an open subpath starting with a
-  /// `move` to the start point.
+  /// `move` to the start point. The radius is used as given (a negative one mirrors the arc
+  /// through the centre, as in Cairo).
   ///
   /// Angles are in degrees, 0 = +x (3 o'clock), 90 = 6 o'clock on screen (y down).
   /// `clockwise: true` sweeps towards increasing angles, which is clockwise on screen

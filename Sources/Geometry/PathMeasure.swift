@@ -91,8 +91,9 @@ public struct PathMeasure: Equatable, Sendable {
   public func trimmed(from: Double, to: Double) -> BezierPath {
     let lower = Self.clampFraction(from)
     let upper = Self.clampFraction(to)
-    guard lower < upper, length > 0 else { return BezierPath() }
+    guard lower < upper else { return BezierPath() }
     if lower == 0 && upper == 1 { return path }
+    guard length > 0 else { return BezierPath() }
     let s0 = lower * length
     let s1 = upper * length
     var result = BezierPath()

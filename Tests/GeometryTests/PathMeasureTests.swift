@@ -31,6 +31,16 @@ import Testing
     let measure = PathMeasure(path)
     expectClose(measure.length, 12 + 5, tolerance: 1e-12)
     #expect(PathMeasure(BezierPath()).length == 0)
+    // Raw element lists follow Cairo: a leading line is a move, a leading cubic starts at its
+    // first control point.
+    let leadingLine = BezierPath(elements: [
+      .line(to: Point(x: 1, y: 1)), .line(to: Point(x: 4, y: 5)),
+    ])
+    expectClose(PathMeasure(leadingLine).length, 5, tolerance: 1e-12)
+    let leadingCubic = BezierPath(elements: [
+      .cubic(to: Point(x: 3, y: 4), control1: Point(x: 0, y: 0), control2: Point(x: 3, y: 4))
+    ])
+    expectClose(PathMeasure(leadingCubic).length, 5, tolerance: 1e-9)
     #expect(PathMeasure(BezierPath()).point(atFraction: 0.5) == nil)
     #expect(PathMeasure(BezierPath()).flattened(tolerance: 0.1).isEmpty)
   }
@@ -85,6 +95,10 @@ enum Cubic1D {
     #expect(measure.trimmed(from: 1.2, to: 1.5).elements.isEmpty)
     #expect(measure.trimmed(from: -1, to: 0).elements.isEmpty)
     #expect(measure.trimmed(from: .nan, to: 0).elements.isEmpty)
+    // A zero-length closed subpath (a dot) is kept only by the full range.
+    let dot = BezierPath(elements: [.move(to: Point(x: 2, y: 2)), .close])
+    #expect(PathMeasure(dot).trimmed(from: 0, to: 1) == dot)
+    #expect(PathMeasure(dot).trimmed(from: 0, to: 0.5).elements.isEmpty)
   }
 
   @Test func fullRangeKeepsTheClosedPath() {
