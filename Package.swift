@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
         .testTarget(
-            name: "CLITests", dependencies: ["AnimexportCLI"],
+            name: "CLITests", dependencies: ["AnimexportCLI", "Encode", "Render", "Spec", "Timeline"],
             resources: [.copy("Fixtures")]),
     ]
 )

@@ -43,8 +43,11 @@ public enum Command {
             if options.framesDirectory != nil, options.presets.count > 1 {
                 throw UsageError(message: "--frames takes one preset at a time")
             }
-        } catch {
+        } catch let error as UsageError {
             console.error(error.message)
+            return .usage
+        } catch {
+            console.error("\(error)")
             return .usage
         }
 

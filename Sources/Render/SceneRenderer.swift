@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 internal import CCairo
-public import Geometry
-public import Spec
+import Geometry
+import Spec
 public import Timeline
 
 /// Draws a `FrameScene` with Cairo into a straight-alpha `RGBAImage`.
@@ -38,12 +38,9 @@ public enum SceneRenderer {
     private static func draw(_ node: SceneNode, in cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        var matrix = cairo_matrix_t(
-            xx: node.transform.a, yx: node.transform.b, xy: node.transform.c,
-            yy: node.transform.d, x0: node.transform.tx, y0: node.transform.ty)
         // A singular transform (scale 0) draws nothing; Cairo would enter an error state.
-        guard cairo_matrix_invert(&matrix) == CAIRO_STATUS_SUCCESS else { return }
-        matrix = cairo_matrix_t(
+        guard node.transform.inverted() != nil else { return }
+        var matrix = cairo_matrix_t(
             xx: node.transform.a, yx: node.transform.b, xy: node.transform.c,
             yy: node.transform.d, x0: node.transform.tx, y0: node.transform.ty)
         cairo_transform(cr, &matrix)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
-public import Geometry
+import Geometry
 
 /// Collects diagnostics while one preset is decoded and reads typed values out of `JSONValue`s,
 /// reporting every problem (with file, JSON path and line:column) instead of stopping at the

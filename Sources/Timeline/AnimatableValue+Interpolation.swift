@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Geometry
+import Geometry
 public import Spec
 
 extension AnimatableValue {

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// Bad input: each case gives a clear `error:` line, its documented exit code, and leaves no
+/// file behind.
+@Suite(.serialized) struct BadInputTests {
+    static let circular = packageRoot + "/presets/circular.json"
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test(arguments: [
+        (["--fps", "0"], "--fps 0: expected frames per second in (0, 120]"),
+        (["--scale", "-1"], "--scale -1: expected a scale factor in (0, 16]"),
+        (["--loop", "0.5"], "--loop 0.5: expected a number of plays"),
+        (["--colums", "3"], "unknown option --colums; did you mean --columns?"),
+        (["-o", "x.mp4"], "-o x.mp4 has the extension .mp4"),
+        (["--set", "colr=#FF0000"], "did you mean \"color\"?"),
+        (["--set", "strokeWidth=wide"], "--set strokeWidth=wide: expected a number"),
+        (["--matte", "bleu"], "did you mean blue?"),
+        (["--fps"], "--fps needs frames per second"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular] + arguments, in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("error: " + message) || run.stderr.contains(message), "stderr: \(run.stderr)")
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test func noPresetIsAUsageError() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([], in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("error: no preset given"))
+    }
+
+    @Test func invalidPresetReportsEveryProblemWithLocationsAndExits65() throws {
+        let dir = try temporaryDirectory()
+        try Self.write(
+            """
+            {
+              "version": 1, "name": "broken",
+              "canvas": { "width": 64, "height": 64 },
+              "layers": [
+                { "type": "circle", "center": [32, 32], "radius": "$size",
+                  "stroke": { "color": "#007AFF", "widht": 4 },
+                  "animations": [ { "keyPath": "strokeEnd", "toValue": 1, "duration": 1, "repeatCount": "forever" } ] }
+              ]
+            }
+            """, to: dir + "/broken.json")
+        let run = try runTool(["broken.json", "-o", "out.gif"], in: dir)
+        #expect(run.status == 65)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("broken.json:5:57: error: $.layers[0].radius: unknown parameter $size (the preset declares no params)"))
+        #expect(lines.contains { $0.hasPrefix("broken.json:6:42: error: $.layers[0].stroke.widht: unknown key \"widht\" in a stroke; did you mean \"width\"?") })
+        #expect(lines.contains { $0.contains("$.layers[0].animations[0].repeatCount") })
+        #expect(lines.last == "note: broken.json: 3 errors; nothing written")
+        #expect(listing(dir) == ["broken.json"])
+    }
+
+    @Test func unreadablePresetExits1() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(["missing.json"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: cannot read missing.json: no such file"))
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test func missingOutputDirectoryExits1AndLeavesNothing() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "nowhere/loader.gif"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: cannot write nowhere/loader.gif: directory nowhere does not exist"))
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test func unwritableOutputLeavesNoTemporaryFile() throws {
+        let dir = try temporaryDirectory()
+        // A directory where the GIF should go: rename over it fails after the temp file is written.
+        try FileManager.default.createDirectory(atPath: dir + "/taken.gif", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: dir + "/taken.gif/inside", withIntermediateDirectories: false)
+        let run = try runTool([Self.circular, "-o", "out/", "-o", "taken.gif"], in: dir)
+        #expect(run.status != 0)
+        #expect(listing(dir) == ["taken.gif"])
+    }
+
+    @Test func helpAndVersion() throws {
+        let dir = try temporaryDirectory()
+        let help = try runTool(["--help"], in: dir)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE"))
+        #expect(help.stdout.contains("--matte COLOR"))
+        let version = try runTool(["--version"], in: dir)
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("animexport "))
+    }
+
+    @Test func defaultOutputIsOutputDirectory() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "--quiet"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(listing(dir + "/output") == ["circular.gif"])
+    }
+
+    @Test func loopOptionControlsNetscapeBlock() throws {
+        let dir = try temporaryDirectory()
+        _ = try runTool([Self.circular, "--loop", "1", "-o", "once.gif", "--fps", "10"], in: dir)
+        _ = try runTool([Self.circular, "--loop", "3", "-o", "three.gif", "--fps", "10"], in: dir)
+        let once = try Data(contentsOf: URL(fileURLWithPath: dir + "/once.gif"))
+        let three = try Data(contentsOf: URL(fileURLWithPath: dir + "/three.gif"))
+        let netscape = Data("NETSCAPE2.0".utf8)
+        #expect(once.range(of: netscape) == nil)
+        guard let r = three.range(of: netscape) else {
+            Issue.record("no NETSCAPE2.0 block")
+            return
+        }
+        // 03 01 <count lo> <count hi> 00 follows: 3 plays in total = 2 repeats.
+        let tail = [UInt8](three[r.upperBound..<(r.upperBound + 5)])
+        #expect(tail == [3, 1, 2, 0, 0])
+    }
+
+    @Test func highFrameRateGIFIsResampledWithAWarning() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "--fps", "60", "-o", "fast.gif", "--duration", "1"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("warning:") && run.stderr.contains("resampled to 50 fps"))
+        #expect(run.stdout.contains("fast.gif: 50 frames, 1 s loop"))
+    }
+}
