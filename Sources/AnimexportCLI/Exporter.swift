@@ -17,6 +17,14 @@ public struct RenderedAnimation: Equatable, Sendable {
     public var scale: Double
     /// One straight-alpha image per frame, `plan.frameCount` of them.
     public var frames: [RGBAImage]
+
+    /// Frames already rendered; see the properties.
+    public init(composition: Composition, plan: LoopPlan, scale: Double, frames: [RGBAImage]) {
+        self.composition = composition
+        self.plan = plan
+        self.scale = scale
+        self.frames = frames
+    }
 }
 
 /// The library face of the command: render a composition's frames, then encode them. The CLI and
@@ -47,7 +55,7 @@ public enum Exporter {
         let results = ResultSlots(count: times.count)
         DispatchQueue.concurrentPerform(iterations: times.count) { i in
             let scene = SceneEvaluator.scene(of: composition, at: times[i])
-            do {
+            do throws(RenderError) {
                 results.set(i, .success(try SceneRenderer.render(scene, scale: scale)))
             } catch {
                 results.set(i, .failure(error))

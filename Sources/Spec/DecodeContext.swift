@@ -59,8 +59,7 @@ final class DecodeContext {
         do {
             parsed = try Expression.parse(text)
         } catch {
-            let at = error.offset.map { " (at character \($0 + 1) of \"\(text)\")" } ?? ""
-            self.error(path, value.location, "\(error.message)\(at)")
+            self.error(path, value.location, "\(error.message) in \"\(text)\"")
             return nil
         }
         var ok = true

@@ -38,10 +38,12 @@ extension PresetDecoder {
         if let v = o.value("repeatCount") {
             if case .string(let s) = v.kind, s == "infinity" {
                 repeatCount = .infinity
-            } else if case .string(let s) = v.kind, !s.hasPrefix("$"), Double(s) == nil,
-                suggestion(for: s, among: ["infinity"]) != nil || s.lowercased().hasPrefix("inf")
-            {
-                context.error(o.path("repeatCount"), v.location, "expected a count ≥ 0 or \"infinity\", found \"\(s)\"; did you mean \"infinity\"?")
+            } else if case .string(let s) = v.kind, !s.contains("$"), Double(s) == nil {
+                var message = "expected a count ≥ 0 or \"infinity\", found \"\(s)\""
+                if suggestion(for: s, among: ["infinity"]) != nil || s.lowercased().hasPrefix("inf") {
+                    message += "; did you mean \"infinity\"?"
+                }
+                context.error(o.path("repeatCount"), v.location, message)
             } else if let n = context.number(v, o.path("repeatCount"), where: { $0 >= 0 }, expected: "a count ≥ 0 or \"infinity\"") {
                 // Core Animation: 0 means "not set", i.e. one pass.
                 repeatCount = n == 0 ? 1 : n
@@ -83,6 +85,8 @@ extension PresetDecoder {
                 content = keyframes(o, property: property).map {
                     .keyframes(property: property, keyframes: $0)
                 }
+            } else {
+                o.ignore("values", "keyTimes", "timingFunctions", "calculationMode")
             }
             o.finish(context: "a keyframe animation", known: known, misplaced: [
                 "fromValue": "a keyframe animation uses values; fromValue belongs to a basic animation",
@@ -92,6 +96,8 @@ extension PresetDecoder {
             known = Self.timingKeys + Self.basicKeys
             if let property = keyPath(o, layer: layer) {
                 content = basic(o, property: property, layer: layer)
+            } else {
+                o.ignore("fromValue", "toValue", "byValue")
             }
             o.finish(context: "an animation", known: known + ["values", "animations"], misplaced: [
                 "keyTimes": "keyTimes need \"values\" (a keyframe animation)",

@@ -20,6 +20,21 @@ enum LayerType: String, CaseIterable {
     }
 
     var paints: Bool { self != .group }
+
+    /// Geometry of this type with neutral values, used when the real one has errors.
+    func placeholder(_ canvas: Rect) -> ShapeGeometry {
+        let zero = Point(x: 0, y: 0)
+        switch self {
+        case .circle: return .circle(center: zero, radius: 0)
+        case .ellipse: return .ellipse(center: zero, size: zero)
+        case .rect: return .rect(center: zero, size: zero, cornerRadius: 0)
+        case .arc: return .arc(center: zero, radius: 0, startAngle: 0, endAngle: 0, clockwise: true)
+        case .line: return .line(from: zero, to: zero)
+        case .polygon: return .polygon(points: [zero, zero], closed: true)
+        case .path: return .path(BezierPath())
+        case .group: return .group(bounds: canvas)
+        }
+    }
 }
 
 extension PresetDecoder {
@@ -53,7 +68,9 @@ extension PresetDecoder {
         let name = o.string("name")
 
         let shape = decodeGeometry(type, o, canvasRect: canvasRect)
-        var state = LayerState(shape: shape ?? .group(bounds: canvasRect))
+        // With broken geometry, keep decoding the rest against a stand-in of the same type so
+        // every other problem is still reported (and none invented).
+        var state = LayerState(shape: shape ?? type.placeholder(canvasRect))
 
         if let p = o.point("position") { state.position = p }
         if let p = o.point("anchorPoint") { state.anchorPoint = p }

@@ -25,7 +25,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 
 func peakMemoryMB() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024  // ru_maxrss is in KiB on Linux
 }
 
@@ -98,7 +98,8 @@ do {
         String(format: "%.1f", wallSeconds * 1000), "\(gifBytes)", "\(sheetBytes)",
         String(format: "%.1f", peakMemoryMB()),
     ]
-    print(zip(cells, columns).map { pad($0.0, $0.1.1) }.joined(separator: "  "))
+    let row = zip(cells, columns).map { cell, column in pad(cell, column.1) }
+    print(row.joined(separator: "  "))
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)

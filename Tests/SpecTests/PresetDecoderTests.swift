@@ -128,68 +128,68 @@ func badOverridesAreUsageErrors(overrides: [String: String], message: String) {
 /// Each broken preset gives an error at this JSON path (and line:column) with this text.
 @Test(arguments: [
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": "thick" }"#,
-        "$.layers[0].radius", "unknown parameter $thick"
+        ##"{ "type": "circle", "center": [1, 2], "radius": "thick" }"##,
+        "$.layers[0].radius", "found 'thick' (a parameter is written $thick) in \"thick\""
     ),
-    (#"{ "type": "circle", "center": [1, 2], "radius": -1 }"#, "$.layers[0].radius", "expected a radius in points ≥ 0, found -1"),
-    (#"{ "type": "circle", "center": [1], "radius": 1 }"#, "$.layers[0].center", "expected a point [x, y], found an array of 1"),
-    (#"{ "type": "circel", "center": [1, 2], "radius": 1 }"#, "$.layers[0].type", "did you mean \"circle\"?"),
-    (#"{ "type": "circle", "center": [1, 2], "radius": 1, "radiuss": 2 }"#, "$.layers[0].radiuss", "unknown key \"radiuss\" in a circle layer"),
-    (#"{ "type": "rect", "center": [1, 2], "size": [3, 4], "radius": 2 }"#, "$.layers[0].radius", "it belongs to circle, arc layers"),
-    (#"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "bleu" } }"#, "$.layers[0].stroke.color", "did you mean \"blue\"?"),
-    (#"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "#007AFF", "lineCap": "rounded" } }"#, "$.layers[0].stroke.lineCap", "did you mean \"round\"?"),
-    (#"{ "type": "group", "fill": "red", "layers": [] }"#, "$.layers[0].fill", "groups draw nothing themselves"),
-    (#"{ "type": "path", "d": "M 0 0 L x" }"#, "$.layers[0].d", "invalid SVG path data"),
+    (##"{ "type": "circle", "center": [1, 2], "radius": -1 }"##, "$.layers[0].radius", "expected a radius in points ≥ 0, found -1"),
+    (##"{ "type": "circle", "center": [1], "radius": 1 }"##, "$.layers[0].center", "expected a point [x, y], found an array of 1"),
+    (##"{ "type": "circel", "center": [1, 2], "radius": 1 }"##, "$.layers[0].type", "did you mean \"circle\"?"),
+    (##"{ "type": "circle", "center": [1, 2], "radius": 1, "radiuss": 2 }"##, "$.layers[0].radiuss", "unknown key \"radiuss\" in a circle layer"),
+    (##"{ "type": "rect", "center": [1, 2], "size": [3, 4], "radius": 2 }"##, "$.layers[0].radius", "it belongs to circle, arc layers"),
+    (##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "bleu" } }"##, "$.layers[0].stroke.color", "did you mean \"blue\"?"),
+    (##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "#007AFF", "lineCap": "rounded" } }"##, "$.layers[0].stroke.lineCap", "did you mean \"round\"?"),
+    (##"{ "type": "group", "fill": "red", "layers": [] }"##, "$.layers[0].fill", "groups draw nothing themselves"),
+    (##"{ "type": "path", "d": "M 0 0 L x" }"##, "$.layers[0].d", "invalid SVG path data"),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "strokeEnds", "toValue": 1, "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "strokeEnds", "toValue": 1, "duration": 1 } ] }"##,
         "$.layers[0].animations[0].keyPath", "did you mean \"strokeEnd\"?"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1 } ] }"##,
         "$.layers[0].animations[0]", "missing required key \"duration\""
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "transform.rotation.z", "toValue": 1, "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "transform.rotation.z", "toValue": 1, "duration": 1 } ] }"##,
         "$.layers[0].animations[0].keyPath", "takes radians"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "cornerRadius", "toValue": 1, "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "cornerRadius", "toValue": 1, "duration": 1 } ] }"##,
         "$.layers[0].animations[0].keyPath", "does not exist on circle layers"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1], "keyTimes": [0, 0.5, 1], "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1], "keyTimes": [0, 0.5, 1], "duration": 1 } ] }"##,
         "$.layers[0].animations[0].keyTimes", "expected 2 keyTimes (one per value), found 3"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1], "calculationMode": "discrete", "keyTimes": [0, 1], "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1], "calculationMode": "discrete", "keyTimes": [0, 1], "duration": 1 } ] }"##,
         "$.layers[0].animations[0].keyTimes", "expected 3 keyTimes (one more than values"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1, 0], "timingFunctions": ["easeOut"], "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1, 0], "timingFunctions": ["easeOut"], "duration": 1 } ] }"##,
         "$.layers[0].animations[0].timingFunctions", "expected 2 timingFunctions"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1, 0], "keyTimes": [0, 0.7, 0.5], "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "values": [0, 1, 0], "keyTimes": [0, 0.7, 0.5], "duration": 1 } ] }"##,
         "$.layers[0].animations[0].keyTimes[2]", "keyTimes must not decrease: 0.5 comes after 0.7"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "timingFunction": "easeInOutt" } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "timingFunction": "easeInOutt" } ] }"##,
         "$.layers[0].animations[0].timingFunction", "did you mean \"easeInOut\"?"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "timingFunction": "cubicBezier(1.5, 0, 0.5, 1)" } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "timingFunction": "cubicBezier(1.5, 0, 0.5, 1)" } ] }"##,
         "$.layers[0].animations[0].timingFunction", "x1 and x2 must lie in 0…1"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "repeatCount": 2, "repeatDuration": 3 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "repeatCount": 2, "repeatDuration": 3 } ] }"##,
         "$.layers[0].animations[0].repeatDuration", "not both"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "repeatCount": "infinite" } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 1, "duration": 1, "repeatCount": "infinite" } ] }"##,
         "$.layers[0].animations[0].repeatCount", "did you mean \"infinity\"?"
     ),
     (
-        #"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "fillColor", "byValue": "red", "duration": 1 } ] }"#,
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "fillColor", "byValue": "red", "duration": 1 } ] }"##,
         "$.layers[0].animations[0].byValue", "byValue needs a number or point"
     ),
 ])
@@ -231,8 +231,8 @@ func brokenLayerIsReportedAtItsPath(layer: String, path: String, message: String
 @Test func parameterTypesAndRangesAreChecked() {
     let found = problems(
         preset(
-            layer: #"{ "type": "circle", "center": ["$c", 2], "radius": "$w * 2", "stroke": { "color": "$w" } }"#,
-            params: #"{ "w": { "default": 40, "max": 10 }, "c": { "default": "#FF0000" } }"#))
+            layer: ##"{ "type": "circle", "center": ["$c", 2], "radius": "$w * 2", "stroke": { "color": "$w" } }"##,
+            params: ##"{ "w": { "default": 40, "max": 10 }, "c": { "default": "#FF0000" } }"##))
     let messages = found.map(\.message)
     #expect(messages.contains("default 40 is above max 10"))
     #expect(messages.contains { $0.contains("parameter $c is a colour, but a number is needed here") })
