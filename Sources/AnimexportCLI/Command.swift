@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 import Encode
+import Foundation
 import Render
 import Spec
 import Timeline
@@ -35,7 +35,8 @@ public enum Command {
         }
         guard !options.presets.isEmpty else {
             console.error("no preset given")
-            console.note("usage: animexport PRESET.json [-o OUT.gif|OUT.png|DIR/] [options]; run 'animexport --help' for more")
+            console.note(
+                "usage: animexport PRESET.json [-o OUT.gif|OUT.png|DIR/] [options]; run 'animexport --help' for more")
             return .usage
         }
         do {
@@ -93,16 +94,21 @@ public enum Command {
         let pixels = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: options.scale)
         guard pixels.width <= 16384, pixels.height <= 16384 else {
-            console.error("\(presetPath): \(pixels.width)×\(pixels.height) pixels at --scale \(formatNumber(options.scale)) is too large (limit 16384 per side)")
+            console.error(
+                "\(presetPath): \(pixels.width)×\(pixels.height) pixels at --scale \(formatNumber(options.scale)) is too large (limit 16384 per side)"
+            )
             return .usage
         }
 
         // 2. Render: once at the preset's rate, and once more at 50 fps when a GIF needs fewer.
         let wantsGIF = targets.contains { if case .gif = $0 { true } else { false } }
-        let wantsFullRate = targets.contains { if case .sheet = $0 { true } else { false } } || options.framesDirectory != nil
+        let wantsFullRate =
+            targets.contains { if case .sheet = $0 { true } else { false } } || options.framesDirectory != nil
         let gifFPS = min(fps, Exporter.maximumGIFFrameRate)
         if wantsGIF && fps > Exporter.maximumGIFFrameRate {
-            console.warning("\(presetPath): \(formatNumber(fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(gifFPS)) fps")
+            console.warning(
+                "\(presetPath): \(formatNumber(fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(gifFPS)) fps"
+            )
         }
         var full: RenderedAnimation?
         var forGIF: RenderedAnimation?
@@ -111,7 +117,10 @@ public enum Command {
                 full = try Exporter.render(composition, fps: fps, duration: options.duration, scale: options.scale)
             }
             if wantsGIF {
-                forGIF = gifFPS == fps ? full : try Exporter.render(composition, fps: gifFPS, duration: options.duration, scale: options.scale)
+                forGIF =
+                    gifFPS == fps
+                    ? full
+                    : try Exporter.render(composition, fps: gifFPS, duration: options.duration, scale: options.scale)
             }
         } catch let error as LoopPlanError {
             console.error("\(presetPath): \(error.message)")
@@ -134,10 +143,15 @@ public enum Command {
                     gifOptions.matte = matte
                     let encoded = try Exporter.gif(animation, options: gifOptions)
                     if encoded.collapsedEdgePixels > 0 {
-                        console.warning("\(path): \(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges")
+                        console.warning(
+                            "\(path): \(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges"
+                        )
                     }
                     files.append((path, encoded.bytes))
-                    summaries.append(summary(path, animation, bytes: encoded.bytes.count, extra: "\(encoded.paletteSize) colours\(encoded.quantized ? " (quantised)" : "")"))
+                    summaries.append(
+                        summary(
+                            path, animation, bytes: encoded.bytes.count,
+                            extra: "\(encoded.paletteSize) colours\(encoded.quantized ? " (quantised)" : "")"))
                 case .sheet(let png, let json):
                     guard let animation = full else { continue }
                     let sheet = try Exporter.sheet(
@@ -146,7 +160,12 @@ public enum Command {
                     let pngBytes = try PNGCodec.encode(sheet.image)
                     files.append((png, pngBytes))
                     files.append((json, sheet.json))
-                    summaries.append(summary(png, animation, bytes: pngBytes.count, extra: "\(sheet.image.width)×\(sheet.image.height) sheet + \((json as NSString).lastPathComponent)"))
+                    summaries.append(
+                        summary(
+                            png, animation, bytes: pngBytes.count,
+                            extra:
+                                "\(sheet.image.width)×\(sheet.image.height) sheet + \((json as NSString).lastPathComponent)"
+                        ))
                 }
             }
             if let directory = options.framesDirectory, let animation = full {
@@ -179,7 +198,8 @@ public enum Command {
     static func summary(_ path: String, _ animation: RenderedAnimation, bytes: Int, extra: String) -> String {
         let plan = animation.plan
         let size = animation.frames.first.map { "\($0.width)×\($0.height)" } ?? "0×0"
-        return "\(path): \(plan.frameCount) frames, \(formatNumber(plan.period)) s loop, \(size) px, \(formatBytes(bytes)), \(extra)"
+        return
+            "\(path): \(plan.frameCount) frames, \(formatNumber(plan.period)) s loop, \(size) px, \(formatBytes(bytes)), \(extra)"
     }
 
     static func formatBytes(_ n: Int) -> String {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Dispatch
-import Foundation
 public import Encode
+import Foundation
 public import Render
 public import Spec
 public import Timeline

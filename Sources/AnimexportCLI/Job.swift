@@ -70,7 +70,9 @@ enum OutputPlan {
             }
             if presetCount > 1 {
                 throw UsageError(
-                    message: "-o \(output) names one file but \(presetCount) presets were given; use -o DIR/ for several presets")
+                    message:
+                        "-o \(output) names one file but \(presetCount) presets were given; use -o DIR/ for several presets"
+                )
             }
         }
     }

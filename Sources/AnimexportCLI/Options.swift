@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Encode
 import Foundation
 import Spec
-import Encode
 
 /// A command-line mistake; printed as `error: …` followed by a hint to `--help`, exit 64.
 struct UsageError: Error, Equatable {

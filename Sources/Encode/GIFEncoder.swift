@@ -13,64 +13,64 @@ public import Render
 /// and 1 otherwise; the delays exactly as given; the NETSCAPE2.0 block per `LoopCount`.
 /// Identical input gives identical bytes.
 public enum GIFEncoder {
-  /// Encodes an animation.
-  ///
-  /// - Parameters:
-  ///   - frames: at least one image, all the same size (1…65535 pixels per side), straight
-  ///     alpha.
-  ///   - delays: one per frame, centiseconds, each 2…65535 (browsers play 0 or 1 cs as 10 cs,
-  ///     semantics.md §8.4). Use `FrameTiming.centisecondDelays`.
-  ///   - options: looping, matte and alpha threshold.
-  /// - Returns: the file and facts about its palette.
-  /// - Throws: `EncodeError` for bad arguments (no frames, mismatched sizes or counts, delays
-  ///   or loop count out of range) and for libimagequant or giflib failures.
-  public static func encode(frames: [RGBAImage], delays: [Int], options: GIFOptions) throws
-    -> GIFEncoding
-  {
-    let (width, height) = try validate(frames: frames, delays: delays)
-    let loopCount = try options.loop.netscapeCount()
-
-    let flattened = GIFAlphaPolicy(options: options).flatten(frames, width: width, height: height)
-    let palette = try GIFPalette.build(
-      histogram: ColorHistogram(flattened), hasTransparency: flattened.hasTransparency)
-    var mapper = PaletteMapper(palette: palette)
-    let indexed = mapper.index(flattened)
-    let plan = GIFFramePlan.fullCanvas(
-      frames: indexed, delays: delays, palette: palette, width: width, height: height,
-      loopCount: loopCount)
-    let bytes = try GIFWriter.write(plan)
-
-    return GIFEncoding(
-      bytes: bytes, paletteSize: palette.opaqueColors.count, quantized: palette.quantized,
-      hasTransparency: flattened.hasTransparency,
-      collapsedEdgePixels: flattened.collapsedEdgePixels)
-  }
-
-  /// The common frame size.
-  private static func validate(frames: [RGBAImage], delays: [Int]) throws -> (Int, Int) {
-    guard let first = frames.first else {
-      throw EncodeError("cannot encode a GIF without frames")
-    }
-    let width = first.width
-    let height = first.height
-    guard (1...65535).contains(width), (1...65535).contains(height) else {
-      throw EncodeError("GIF frames are \(width)×\(height); each side must be 1…65535 pixels")
-    }
-    for (number, frame) in frames.enumerated()
-    where frame.width != width || frame.height != height
-      || frame.pixels.count != width * height * 4
+    /// Encodes an animation.
+    ///
+    /// - Parameters:
+    ///   - frames: at least one image, all the same size (1…65535 pixels per side), straight
+    ///     alpha.
+    ///   - delays: one per frame, centiseconds, each 2…65535 (browsers play 0 or 1 cs as 10 cs,
+    ///     semantics.md §8.4). Use `FrameTiming.centisecondDelays`.
+    ///   - options: looping, matte and alpha threshold.
+    /// - Returns: the file and facts about its palette.
+    /// - Throws: `EncodeError` for bad arguments (no frames, mismatched sizes or counts, delays
+    ///   or loop count out of range) and for libimagequant or giflib failures.
+    public static func encode(frames: [RGBAImage], delays: [Int], options: GIFOptions) throws
+        -> GIFEncoding
     {
-      throw EncodeError(
-        "frame \(number) is \(frame.width)×\(frame.height), expected \(width)×\(height)")
+        let (width, height) = try validate(frames: frames, delays: delays)
+        let loopCount = try options.loop.netscapeCount()
+
+        let flattened = GIFAlphaPolicy(options: options).flatten(frames, width: width, height: height)
+        let palette = try GIFPalette.build(
+            histogram: ColorHistogram(flattened), hasTransparency: flattened.hasTransparency)
+        var mapper = PaletteMapper(palette: palette)
+        let indexed = mapper.index(flattened)
+        let plan = GIFFramePlan.fullCanvas(
+            frames: indexed, delays: delays, palette: palette, width: width, height: height,
+            loopCount: loopCount)
+        let bytes = try GIFWriter.write(plan)
+
+        return GIFEncoding(
+            bytes: bytes, paletteSize: palette.opaqueColors.count, quantized: palette.quantized,
+            hasTransparency: flattened.hasTransparency,
+            collapsedEdgePixels: flattened.collapsedEdgePixels)
     }
-    guard delays.count == frames.count else {
-      throw EncodeError("\(delays.count) delays for \(frames.count) frames")
+
+    /// The common frame size.
+    private static func validate(frames: [RGBAImage], delays: [Int]) throws -> (Int, Int) {
+        guard let first = frames.first else {
+            throw EncodeError("cannot encode a GIF without frames")
+        }
+        let width = first.width
+        let height = first.height
+        guard (1...65535).contains(width), (1...65535).contains(height) else {
+            throw EncodeError("GIF frames are \(width)×\(height); each side must be 1…65535 pixels")
+        }
+        for (number, frame) in frames.enumerated()
+        where frame.width != width || frame.height != height
+            || frame.pixels.count != width * height * 4
+        {
+            throw EncodeError(
+                "frame \(number) is \(frame.width)×\(frame.height), expected \(width)×\(height)")
+        }
+        guard delays.count == frames.count else {
+            throw EncodeError("\(delays.count) delays for \(frames.count) frames")
+        }
+        if let bad = delays.enumerated().first(where: { !(2...65535).contains($0.element) }) {
+            throw EncodeError(
+                "frame \(bad.offset) has a delay of \(bad.element) cs; GIF delays must be 2…65535 cs "
+                    + "(browsers play 0 and 1 cs as 10 cs)")
+        }
+        return (width, height)
     }
-    if let bad = delays.enumerated().first(where: { !(2...65535).contains($0.element) }) {
-      throw EncodeError(
-        "frame \(bad.offset) has a delay of \(bad.element) cs; GIF delays must be 2…65535 cs "
-          + "(browsers play 0 and 1 cs as 10 cs)")
-    }
-    return (width, height)
-  }
 }

@@ -2,30 +2,30 @@
 
 /// A finished GIF and the facts about it the CLI reports.
 public struct GIFEncoding: Equatable, Sendable {
-  /// The complete GIF89a file.
-  public var bytes: [UInt8]
-  /// Opaque colours in the global colour table (not counting the transparency index or the
-  /// padding up to a power of two), 0…256.
-  public var paletteSize: Int
-  /// `true` when the animation had more colours than fit (255, or 256 without transparency)
-  /// and libimagequant chose the palette; `false` when the palette is exact (lossless).
-  public var quantized: Bool
-  /// `true` when some pixel of some frame is transparent, so the palette holds a dedicated
-  /// transparency index.
-  public var hasTransparency: Bool
-  /// Pixels (summed over all frames) with 0 < alpha < 255 that lost their partial alpha
-  /// because no matte was given; 0 with a matte. The CLI warns with this number.
-  public var collapsedEdgePixels: Int
+    /// The complete GIF89a file.
+    public var bytes: [UInt8]
+    /// Opaque colours in the global colour table (not counting the transparency index or the
+    /// padding up to a power of two), 0…256.
+    public var paletteSize: Int
+    /// `true` when the animation had more colours than fit (255, or 256 without transparency)
+    /// and libimagequant chose the palette; `false` when the palette is exact (lossless).
+    public var quantized: Bool
+    /// `true` when some pixel of some frame is transparent, so the palette holds a dedicated
+    /// transparency index.
+    public var hasTransparency: Bool
+    /// Pixels (summed over all frames) with 0 < alpha < 255 that lost their partial alpha
+    /// because no matte was given; 0 with a matte. The CLI warns with this number.
+    public var collapsedEdgePixels: Int
 
-  /// A value with the given fields.
-  public init(
-    bytes: [UInt8], paletteSize: Int, quantized: Bool, hasTransparency: Bool,
-    collapsedEdgePixels: Int
-  ) {
-    self.bytes = bytes
-    self.paletteSize = paletteSize
-    self.quantized = quantized
-    self.hasTransparency = hasTransparency
-    self.collapsedEdgePixels = collapsedEdgePixels
-  }
+    /// A value with the given fields.
+    public init(
+        bytes: [UInt8], paletteSize: Int, quantized: Bool, hasTransparency: Bool,
+        collapsedEdgePixels: Int
+    ) {
+        self.bytes = bytes
+        self.paletteSize = paletteSize
+        self.quantized = quantized
+        self.hasTransparency = hasTransparency
+        self.collapsedEdgePixels = collapsedEdgePixels
+    }
 }

@@ -5,23 +5,23 @@ public import Spec
 /// Choices for `GIFEncoder.encode`: looping and how partial alpha becomes GIF's 1-bit
 /// transparency (semantics.md §8.2, §8.5).
 public struct GIFOptions: Equatable, Sendable {
-  /// How many times the GIF plays; `.forever` by default.
-  public var loop: LoopCount
-  /// The page colour half-transparent pixels are blended onto, or `nil`.
-  ///
-  /// With a matte, every pixel with alpha > 0 becomes opaque with the straight-alpha blend
-  /// `c·a + m·(1 − a)` per channel (rounded to 8 bits) and alpha 0 stays transparent.
-  /// The matte's own alpha is ignored (a page is opaque).
-  public var matte: RGBAColor?
-  /// Without a matte: alpha ≥ threshold is opaque with its straight colour, anything less is
-  /// transparent. 0…255, default 128. Alpha 0 is always transparent, so 0 acts like 1.
-  public var alphaThreshold: UInt8
+    /// How many times the GIF plays; `.forever` by default.
+    public var loop: LoopCount
+    /// The page colour half-transparent pixels are blended onto, or `nil`.
+    ///
+    /// With a matte, every pixel with alpha > 0 becomes opaque with the straight-alpha blend
+    /// `c·a + m·(1 − a)` per channel (rounded to 8 bits) and alpha 0 stays transparent.
+    /// The matte's own alpha is ignored (a page is opaque).
+    public var matte: RGBAColor?
+    /// Without a matte: alpha ≥ threshold is opaque with its straight colour, anything less is
+    /// transparent. 0…255, default 128. Alpha 0 is always transparent, so 0 acts like 1.
+    public var alphaThreshold: UInt8
 
-  /// Options with the given values; the defaults loop forever, use no matte and a threshold
-  /// of 128.
-  public init(loop: LoopCount = .forever, matte: RGBAColor? = nil, alphaThreshold: UInt8 = 128) {
-    self.loop = loop
-    self.matte = matte
-    self.alphaThreshold = alphaThreshold
-  }
+    /// Options with the given values; the defaults loop forever, use no matte and a threshold
+    /// of 128.
+    public init(loop: LoopCount = .forever, matte: RGBAColor? = nil, alphaThreshold: UInt8 = 128) {
+        self.loop = loop
+        self.matte = matte
+        self.alphaThreshold = alphaThreshold
+    }
 }

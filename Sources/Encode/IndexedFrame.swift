@@ -2,6 +2,6 @@
 
 /// Colour indices for one frame, row-major over the full canvas.
 struct IndexedFrame {
-  /// `width·height` palette indices.
-  var indices: [UInt8]
+    /// `width·height` palette indices.
+    var indices: [UInt8]
 }

@@ -9,22 +9,22 @@
 /// - `.plays(1)` writes no block at all;
 /// - `.plays(n)` with n ≥ 2 writes count `n − 1`.
 public enum LoopCount: Equatable, Sendable {
-  /// Loop endlessly (NETSCAPE count 0).
-  case forever
-  /// Play this many times in total, 1 … 65 536.
-  case plays(Int)
+    /// Loop endlessly (NETSCAPE count 0).
+    case forever
+    /// Play this many times in total, 1 … 65 536.
+    case plays(Int)
 
-  /// The NETSCAPE2.0 loop count to write, or `nil` for no block.
-  /// - Throws: `EncodeError` when `plays` is outside 1 … 65 536 (the count is 16-bit).
-  func netscapeCount() throws -> Int? {
-    switch self {
-    case .forever:
-      return 0
-    case .plays(let n):
-      guard n >= 1, n <= 65_536 else {
-        throw EncodeError("loop count \(n) is out of range: a GIF plays 1…65536 times or forever")
-      }
-      return n == 1 ? nil : n - 1
+    /// The NETSCAPE2.0 loop count to write, or `nil` for no block.
+    /// - Throws: `EncodeError` when `plays` is outside 1 … 65 536 (the count is 16-bit).
+    func netscapeCount() throws -> Int? {
+        switch self {
+        case .forever:
+            return 0
+        case .plays(let n):
+            guard n >= 1, n <= 65_536 else {
+                throw EncodeError("loop count \(n) is out of range: a GIF plays 1…65536 times or forever")
+            }
+            return n == 1 ? nil : n - 1
+        }
     }
-  }
 }

@@ -5,50 +5,50 @@ internal import Render
 /// The sprite sheet's JSON data file in Aseprite's "json-array" shape (see
 /// `SpriteSheetBuilder`), keys in the order Aseprite writes them.
 enum SpriteSheetJSON {
-  /// The whole document for laid-out `frames` on `sheet`.
-  static func document(frames: [SheetFrame], sheet: RGBAImage, options: SpriteSheetOptions)
-    -> JSONValue
-  {
-    let frameList = frames.map { frame -> JSONValue in
-      .object([
-        ("filename", .string(frame.filename)),
-        (
-          "frame",
-          .object([
-            ("x", .integer(frame.x)), ("y", .integer(frame.y)),
-            ("w", .integer(frame.width)), ("h", .integer(frame.height)),
-          ])
-        ),
-        ("rotated", .bool(false)),
-        ("trimmed", .bool(false)),
-        (
-          "spriteSourceSize",
-          .object([
-            ("x", .integer(0)), ("y", .integer(0)),
-            ("w", .integer(frame.width)), ("h", .integer(frame.height)),
-          ])
-        ),
-        ("sourceSize", .object([("w", .integer(frame.width)), ("h", .integer(frame.height))])),
-        ("duration", .integer(frame.duration)),
-      ])
+    /// The whole document for laid-out `frames` on `sheet`.
+    static func document(frames: [SheetFrame], sheet: RGBAImage, options: SpriteSheetOptions)
+        -> JSONValue
+    {
+        let frameList = frames.map { frame -> JSONValue in
+            .object([
+                ("filename", .string(frame.filename)),
+                (
+                    "frame",
+                    .object([
+                        ("x", .integer(frame.x)), ("y", .integer(frame.y)),
+                        ("w", .integer(frame.width)), ("h", .integer(frame.height)),
+                    ])
+                ),
+                ("rotated", .bool(false)),
+                ("trimmed", .bool(false)),
+                (
+                    "spriteSourceSize",
+                    .object([
+                        ("x", .integer(0)), ("y", .integer(0)),
+                        ("w", .integer(frame.width)), ("h", .integer(frame.height)),
+                    ])
+                ),
+                ("sourceSize", .object([("w", .integer(frame.width)), ("h", .integer(frame.height))])),
+                ("duration", .integer(frame.duration)),
+            ])
+        }
+        let tag = JSONValue.object([
+            ("name", .string(options.name)),
+            ("from", .integer(0)),
+            ("to", .integer(frames.count - 1)),
+            ("direction", .string("forward")),
+        ])
+        let meta = JSONValue.object([
+            ("app", .string(options.app)),
+            ("version", .string(options.version)),
+            ("image", .string(options.imageName)),
+            ("format", .string("RGBA8888")),
+            ("size", .object([("w", .integer(sheet.width)), ("h", .integer(sheet.height))])),
+            ("scale", .string(JSONValue.format(options.scale))),
+            ("frameTags", .array([tag])),
+            ("frameRate", .number(options.frameRate)),
+            ("loopSeconds", .number(options.loopSeconds)),
+        ])
+        return .object([("frames", .array(frameList)), ("meta", meta)])
     }
-    let tag = JSONValue.object([
-      ("name", .string(options.name)),
-      ("from", .integer(0)),
-      ("to", .integer(frames.count - 1)),
-      ("direction", .string("forward")),
-    ])
-    let meta = JSONValue.object([
-      ("app", .string(options.app)),
-      ("version", .string(options.version)),
-      ("image", .string(options.imageName)),
-      ("format", .string("RGBA8888")),
-      ("size", .object([("w", .integer(sheet.width)), ("h", .integer(sheet.height))])),
-      ("scale", .string(JSONValue.format(options.scale))),
-      ("frameTags", .array([tag])),
-      ("frameRate", .number(options.frameRate)),
-      ("loopSeconds", .number(options.loopSeconds)),
-    ])
-    return .object([("frames", .array(frameList)), ("meta", meta)])
-  }
 }

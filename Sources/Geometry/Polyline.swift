@@ -4,14 +4,14 @@ import Foundation
 
 /// A flattened subpath: straight lines through `points` in order (pixels, y down).
 public struct Polyline: Equatable, Sendable {
-  /// The vertices. For a closed polyline the first point is not repeated at the end.
-  public var points: [Point]
-  /// True when the last point connects back to the first (the subpath ended with `close`).
-  public var closed: Bool
+    /// The vertices. For a closed polyline the first point is not repeated at the end.
+    public var points: [Point]
+    /// True when the last point connects back to the first (the subpath ended with `close`).
+    public var closed: Bool
 
-  /// A polyline from its vertices.
-  public init(points: [Point], closed: Bool) {
-    self.points = points
-    self.closed = closed
-  }
+    /// A polyline from its vertices.
+    public init(points: [Point], closed: Bool) {
+        self.points = points
+        self.closed = closed
+    }
 }

@@ -8,180 +8,180 @@ internal import CPNG
 /// can fail runs inside a small C adapter in `Sources/CPNG/shim.h` that arms `setjmp`, and the
 /// adapters copy libpng's message out. Handles live in final classes freed in `deinit`.
 public enum PNGCodec {
-  /// A libpng failure or an image PNG cannot hold; `message` says which.
-  public struct CodecError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What failed, e.g. `"libpng read: Not a PNG file"`.
-    public var message: String
-    /// The same text as `message`.
-    public var description: String { message }
+    /// A libpng failure or an image PNG cannot hold; `message` says which.
+    public struct CodecError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What failed, e.g. `"libpng read: Not a PNG file"`.
+        public var message: String
+        /// The same text as `message`.
+        public var description: String { message }
 
-    /// An error with the given message.
-    public init(_ message: String) { self.message = message }
-  }
-
-  /// Largest image accepted either way, in pixels (1 GiB of RGBA).
-  public static let maximumPixelCount = 1 << 28
-
-  /// Straight-alpha RGBA8 PNG: 8-bit RGBA, not interlaced, adaptive filtering, no ancillary
-  /// chunks (no tIME, so the same image always gives the same bytes).
-  ///
-  /// - Parameters:
-  ///   - image: at least 1×1 pixels, at most `maximumPixelCount`.
-  ///   - compressionLevel: zlib level 0 (store) … 9 (smallest, the default).
-  /// - Returns: the PNG file.
-  /// - Throws: `CodecError` for an empty or oversized image, a level outside 0…9, or a libpng
-  ///   failure.
-  public static func encode(_ image: RGBAImage, compressionLevel: Int = 9) throws -> [UInt8] {
-    guard (0...9).contains(compressionLevel) else {
-      throw CodecError("PNG compression level must be 0…9, got \(compressionLevel)")
+        /// An error with the given message.
+        public init(_ message: String) { self.message = message }
     }
-    guard image.width > 0, image.height > 0, image.width * image.height <= maximumPixelCount,
-      image.pixels.count == image.width * image.height * 4
-    else {
-      throw CodecError("cannot write a \(image.width)×\(image.height) PNG")
-    }
-    let handle = try PNGWriteHandle()
-    let sink = PNGByteSink()
-    png_set_write_fn(
-      handle.png, Unmanaged.passUnretained(sink).toOpaque(),
-      { png, data, length in
-        guard let png, let data, let user = png_get_io_ptr(png) else { return }
-        let sink = Unmanaged<PNGByteSink>.fromOpaque(user).takeUnretainedValue()
-        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
-      },
-      { _ in })
-    var pixels = image.pixels
-    let rowBytes = image.width * 4
-    try pixels.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var rows: [UnsafeMutablePointer<UInt8>?] = (0..<image.height).map { base + $0 * rowBytes }
-      guard
-        aex_png_write_rgba8(
-          handle.png, handle.info, png_uint_32(image.width), png_uint_32(image.height),
-          Int32(compressionLevel), &rows) == 1
-      else {
-        throw CodecError("libpng write: \(handle.message)")
-      }
-    }
-    return sink.bytes
-  }
 
-  /// Any PNG (palette, grey, RGB, with or without alpha or tRNS, 1…16 bits, interlaced or
-  /// not) as straight RGBA8. 16-bit samples are scaled with rounding; gamma and colour-space
-  /// chunks are ignored, so samples come out as stored.
-  ///
-  /// - Parameter bytes: a complete PNG file.
-  /// - Returns: the image.
-  /// - Throws: `CodecError` with libpng's message for data that is not a valid PNG, or for an
-  ///   image larger than `maximumPixelCount`.
-  public static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
-    let handle = try PNGReadHandle()
-    return try bytes.withUnsafeBufferPointer { input in
-      let source = UnsafeMutablePointer<aex_png_source>.allocate(capacity: 1)
-      defer { source.deallocate() }
-      source.initialize(to: aex_png_source(bytes: input.baseAddress, count: input.count, offset: 0))
-      var width: png_uint_32 = 0
-      var height: png_uint_32 = 0
-      var rowBytes = 0
-      guard
-        aex_png_read_header_rgba8(
-          handle.png, handle.info, source, &width, &height, &rowBytes) == 1
-      else {
-        throw CodecError("libpng read: \(handle.message)")
-      }
-      let w = Int(width)
-      let h = Int(height)
-      guard w > 0, h > 0, w * h <= maximumPixelCount else {
-        throw CodecError("PNG is \(w)×\(h) pixels, more than \(maximumPixelCount)")
-      }
-      guard rowBytes == w * 4 else {
-        throw CodecError("libpng read: rows of \(rowBytes) bytes, expected \(w * 4) for RGBA8")
-      }
-      var pixels = [UInt8](repeating: 0, count: w * h * 4)
-      try pixels.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        var rows: [UnsafeMutablePointer<UInt8>?] = (0..<h).map { base + $0 * rowBytes }
-        guard aex_png_read_rows(handle.png, &rows) == 1 else {
-          throw CodecError("libpng read: \(handle.message)")
+    /// Largest image accepted either way, in pixels (1 GiB of RGBA).
+    public static let maximumPixelCount = 1 << 28
+
+    /// Straight-alpha RGBA8 PNG: 8-bit RGBA, not interlaced, adaptive filtering, no ancillary
+    /// chunks (no tIME, so the same image always gives the same bytes).
+    ///
+    /// - Parameters:
+    ///   - image: at least 1×1 pixels, at most `maximumPixelCount`.
+    ///   - compressionLevel: zlib level 0 (store) … 9 (smallest, the default).
+    /// - Returns: the PNG file.
+    /// - Throws: `CodecError` for an empty or oversized image, a level outside 0…9, or a libpng
+    ///   failure.
+    public static func encode(_ image: RGBAImage, compressionLevel: Int = 9) throws -> [UInt8] {
+        guard (0...9).contains(compressionLevel) else {
+            throw CodecError("PNG compression level must be 0…9, got \(compressionLevel)")
         }
-      }
-      guard let image = RGBAImage(width: w, height: h, pixels: pixels) else {
-        throw CodecError("PNG decode produced a wrong pixel count")
-      }
-      return image
+        guard image.width > 0, image.height > 0, image.width * image.height <= maximumPixelCount,
+            image.pixels.count == image.width * image.height * 4
+        else {
+            throw CodecError("cannot write a \(image.width)×\(image.height) PNG")
+        }
+        let handle = try PNGWriteHandle()
+        let sink = PNGByteSink()
+        png_set_write_fn(
+            handle.png, Unmanaged.passUnretained(sink).toOpaque(),
+            { png, data, length in
+                guard let png, let data, let user = png_get_io_ptr(png) else { return }
+                let sink = Unmanaged<PNGByteSink>.fromOpaque(user).takeUnretainedValue()
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+            },
+            { _ in })
+        var pixels = image.pixels
+        let rowBytes = image.width * 4
+        try pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var rows: [UnsafeMutablePointer<UInt8>?] = (0..<image.height).map { base + $0 * rowBytes }
+            guard
+                aex_png_write_rgba8(
+                    handle.png, handle.info, png_uint_32(image.width), png_uint_32(image.height),
+                    Int32(compressionLevel), &rows) == 1
+            else {
+                throw CodecError("libpng write: \(handle.message)")
+            }
+        }
+        return sink.bytes
     }
-  }
+
+    /// Any PNG (palette, grey, RGB, with or without alpha or tRNS, 1…16 bits, interlaced or
+    /// not) as straight RGBA8. 16-bit samples are scaled with rounding; gamma and colour-space
+    /// chunks are ignored, so samples come out as stored.
+    ///
+    /// - Parameter bytes: a complete PNG file.
+    /// - Returns: the image.
+    /// - Throws: `CodecError` with libpng's message for data that is not a valid PNG, or for an
+    ///   image larger than `maximumPixelCount`.
+    public static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
+        let handle = try PNGReadHandle()
+        return try bytes.withUnsafeBufferPointer { input in
+            let source = UnsafeMutablePointer<aex_png_source>.allocate(capacity: 1)
+            defer { source.deallocate() }
+            source.initialize(to: aex_png_source(bytes: input.baseAddress, count: input.count, offset: 0))
+            var width: png_uint_32 = 0
+            var height: png_uint_32 = 0
+            var rowBytes = 0
+            guard
+                aex_png_read_header_rgba8(
+                    handle.png, handle.info, source, &width, &height, &rowBytes) == 1
+            else {
+                throw CodecError("libpng read: \(handle.message)")
+            }
+            let w = Int(width)
+            let h = Int(height)
+            guard w > 0, h > 0, w * h <= maximumPixelCount else {
+                throw CodecError("PNG is \(w)×\(h) pixels, more than \(maximumPixelCount)")
+            }
+            guard rowBytes == w * 4 else {
+                throw CodecError("libpng read: rows of \(rowBytes) bytes, expected \(w * 4) for RGBA8")
+            }
+            var pixels = [UInt8](repeating: 0, count: w * h * 4)
+            try pixels.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var rows: [UnsafeMutablePointer<UInt8>?] = (0..<h).map { base + $0 * rowBytes }
+                guard aex_png_read_rows(handle.png, &rows) == 1 else {
+                    throw CodecError("libpng read: \(handle.message)")
+                }
+            }
+            guard let image = RGBAImage(width: w, height: h, pixels: pixels) else {
+                throw CodecError("PNG decode produced a wrong pixel count")
+            }
+            return image
+        }
+    }
 }
 
 /// Collects the bytes libpng's write callback hands over.
 private final class PNGByteSink {
-  var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 }
 
 /// Owns a libpng write struct, its info struct and the buffer its errors are copied into.
 private final class PNGWriteHandle {
-  let png: OpaquePointer
-  let info: OpaquePointer
-  private let messageBuffer: UnsafeMutablePointer<CChar>
+    let png: OpaquePointer
+    let info: OpaquePointer
+    private let messageBuffer: UnsafeMutablePointer<CChar>
 
-  init() throws {
-    messageBuffer = .allocate(capacity: Int(AEX_PNG_MESSAGE_SIZE))
-    messageBuffer.initialize(repeating: 0, count: Int(AEX_PNG_MESSAGE_SIZE))
-    guard let png = aex_png_create_write(messageBuffer) else {
-      messageBuffer.deallocate()
-      throw PNGCodec.CodecError("libpng png_create_write_struct failed")
+    init() throws {
+        messageBuffer = .allocate(capacity: Int(AEX_PNG_MESSAGE_SIZE))
+        messageBuffer.initialize(repeating: 0, count: Int(AEX_PNG_MESSAGE_SIZE))
+        guard let png = aex_png_create_write(messageBuffer) else {
+            messageBuffer.deallocate()
+            throw PNGCodec.CodecError("libpng png_create_write_struct failed")
+        }
+        guard let info = png_create_info_struct(png) else {
+            var p: OpaquePointer? = png
+            png_destroy_write_struct(&p, nil)
+            messageBuffer.deallocate()
+            throw PNGCodec.CodecError("libpng png_create_info_struct failed")
+        }
+        self.png = png
+        self.info = info
     }
-    guard let info = png_create_info_struct(png) else {
-      var p: OpaquePointer? = png
-      png_destroy_write_struct(&p, nil)
-      messageBuffer.deallocate()
-      throw PNGCodec.CodecError("libpng png_create_info_struct failed")
+
+    /// libpng's last error text.
+    var message: String { String(cString: messageBuffer) }
+
+    deinit {
+        var p: OpaquePointer? = png
+        var i: OpaquePointer? = info
+        png_destroy_write_struct(&p, &i)
+        messageBuffer.deallocate()
     }
-    self.png = png
-    self.info = info
-  }
-
-  /// libpng's last error text.
-  var message: String { String(cString: messageBuffer) }
-
-  deinit {
-    var p: OpaquePointer? = png
-    var i: OpaquePointer? = info
-    png_destroy_write_struct(&p, &i)
-    messageBuffer.deallocate()
-  }
 }
 
 /// Owns a libpng read struct, its info struct and the buffer its errors are copied into.
 private final class PNGReadHandle {
-  let png: OpaquePointer
-  let info: OpaquePointer
-  private let messageBuffer: UnsafeMutablePointer<CChar>
+    let png: OpaquePointer
+    let info: OpaquePointer
+    private let messageBuffer: UnsafeMutablePointer<CChar>
 
-  init() throws {
-    messageBuffer = .allocate(capacity: Int(AEX_PNG_MESSAGE_SIZE))
-    messageBuffer.initialize(repeating: 0, count: Int(AEX_PNG_MESSAGE_SIZE))
-    guard let png = aex_png_create_read(messageBuffer) else {
-      messageBuffer.deallocate()
-      throw PNGCodec.CodecError("libpng png_create_read_struct failed")
+    init() throws {
+        messageBuffer = .allocate(capacity: Int(AEX_PNG_MESSAGE_SIZE))
+        messageBuffer.initialize(repeating: 0, count: Int(AEX_PNG_MESSAGE_SIZE))
+        guard let png = aex_png_create_read(messageBuffer) else {
+            messageBuffer.deallocate()
+            throw PNGCodec.CodecError("libpng png_create_read_struct failed")
+        }
+        guard let info = png_create_info_struct(png) else {
+            var p: OpaquePointer? = png
+            png_destroy_read_struct(&p, nil, nil)
+            messageBuffer.deallocate()
+            throw PNGCodec.CodecError("libpng png_create_info_struct failed")
+        }
+        self.png = png
+        self.info = info
     }
-    guard let info = png_create_info_struct(png) else {
-      var p: OpaquePointer? = png
-      png_destroy_read_struct(&p, nil, nil)
-      messageBuffer.deallocate()
-      throw PNGCodec.CodecError("libpng png_create_info_struct failed")
+
+    /// libpng's last error text.
+    var message: String { String(cString: messageBuffer) }
+
+    deinit {
+        var p: OpaquePointer? = png
+        var i: OpaquePointer? = info
+        png_destroy_read_struct(&p, &i, nil)
+        messageBuffer.deallocate()
     }
-    self.png = png
-    self.info = info
-  }
-
-  /// libpng's last error text.
-  var message: String { String(cString: messageBuffer) }
-
-  deinit {
-    var p: OpaquePointer? = png
-    var i: OpaquePointer? = info
-    png_destroy_read_struct(&p, &i, nil)
-    messageBuffer.deallocate()
-  }
 }

@@ -50,8 +50,7 @@ public struct Canvas: Equatable, Sendable {
     public var matte: RGBAColor?
 
     /// A canvas; see the properties for units.
-    public init(width: Double, height: Double, background: RGBAColor? = nil, matte: RGBAColor? = nil)
-    {
+    public init(width: Double, height: Double, background: RGBAColor? = nil, matte: RGBAColor? = nil) {
         self.width = width
         self.height = height
         self.background = background

@@ -112,7 +112,8 @@ final class DecodeContext {
             switch parameters[name] {
             case .bool(let b)?: return b
             case let other?:
-                error(path, value.location, "parameter $\(name) is a \(other.typeName), but true or false is needed here")
+                error(
+                    path, value.location, "parameter $\(name) is a \(other.typeName), but true or false is needed here")
                 return nil
             case nil:
                 error(path, value.location, unknownParameterMessage(name))
@@ -226,7 +227,8 @@ final class ObjectReader {
 
     /// JSONPath of a member.
     func path(_ key: String) -> String {
-        let simple = key.first.map { $0.isLetter || $0 == "_" || $0 == "$" } ?? false
+        let simple =
+            key.first.map { $0.isLetter || $0 == "_" || $0 == "$" } ?? false
             && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
         return simple ? "\(path).\(key)" : "\(path)['\(key)']"
     }

@@ -44,7 +44,9 @@ extension PresetDecoder {
                     message += "; did you mean \"infinity\"?"
                 }
                 context.error(o.path("repeatCount"), v.location, message)
-            } else if let n = context.number(v, o.path("repeatCount"), where: { $0 >= 0 }, expected: "a count ≥ 0 or \"infinity\"") {
+            } else if let n = context.number(
+                v, o.path("repeatCount"), where: { $0 >= 0 }, expected: "a count ≥ 0 or \"infinity\"")
+            {
                 // Core Animation: 0 means "not set", i.e. one pass.
                 repeatCount = n == 0 ? 1 : n
             }
@@ -58,7 +60,8 @@ extension PresetDecoder {
         let autoreverses = o.bool("autoreverses") ?? false
         let speed = o.number("speed", where: { $0 > 0 && $0 <= 1000 }, expected: "a speed > 0") ?? 1
         let timingFunction = o.value("timingFunction").flatMap { timing($0, o.path("timingFunction")) } ?? .linear
-        let fillMode = o.value("fillMode").flatMap { context.enumeration($0, o.path("fillMode"), as: FillMode.self) } ?? .removed
+        let fillMode =
+            o.value("fillMode").flatMap { context.enumeration($0, o.path("fillMode"), as: FillMode.self) } ?? .removed
 
         var content: AnimationContent?
         let known: [String]
@@ -88,10 +91,12 @@ extension PresetDecoder {
             } else {
                 o.ignore("values", "keyTimes", "timingFunctions", "calculationMode")
             }
-            o.finish(context: "a keyframe animation", known: known, misplaced: [
-                "fromValue": "a keyframe animation uses values; fromValue belongs to a basic animation",
-                "toValue": "a keyframe animation uses values; toValue belongs to a basic animation",
-            ])
+            o.finish(
+                context: "a keyframe animation", known: known,
+                misplaced: [
+                    "fromValue": "a keyframe animation uses values; fromValue belongs to a basic animation",
+                    "toValue": "a keyframe animation uses values; toValue belongs to a basic animation",
+                ])
         } else {
             known = Self.timingKeys + Self.basicKeys
             if let property = keyPath(o, layer: layer) {
@@ -99,11 +104,14 @@ extension PresetDecoder {
             } else {
                 o.ignore("fromValue", "toValue", "byValue")
             }
-            o.finish(context: "an animation", known: known + ["values", "animations"], misplaced: [
-                "keyTimes": "keyTimes need \"values\" (a keyframe animation)",
-                "timingFunctions": "timingFunctions need \"values\" (a keyframe animation); a basic animation takes one timingFunction",
-                "calculationMode": "calculationMode needs \"values\" (a keyframe animation)",
-            ])
+            o.finish(
+                context: "an animation", known: known + ["values", "animations"],
+                misplaced: [
+                    "keyTimes": "keyTimes need \"values\" (a keyframe animation)",
+                    "timingFunctions":
+                        "timingFunctions need \"values\" (a keyframe animation); a basic animation takes one timingFunction",
+                    "calculationMode": "calculationMode needs \"values\" (a keyframe animation)",
+                ])
         }
         guard let content, let duration else { return nil }
         return Animation(
@@ -118,7 +126,9 @@ extension PresetDecoder {
         else { return nil }
         let radians = ["transform.rotation", "transform.rotation.z"]
         if radians.contains(s) {
-            context.error(o.path("keyPath"), v.location, "\"\(s)\" takes radians in Core Animation; presets use \"rotation\" in degrees")
+            context.error(
+                o.path("keyPath"), v.location,
+                "\"\(s)\" takes radians in Core Animation; presets use \"rotation\" in degrees")
             return nil
         }
         let aliases = ["transform.scale": "scale", "transform.scale.x": "scale.x", "transform.scale.y": "scale.y"]
@@ -131,7 +141,8 @@ extension PresetDecoder {
             return nil
         }
         guard property.applies(to: layer.shape) else {
-            context.error(o.path("keyPath"), v.location, "keyPath \"\(s)\" does not exist on \(layer.shape.kindName) layers")
+            context.error(
+                o.path("keyPath"), v.location, "keyPath \"\(s)\" does not exist on \(layer.shape.kindName) layers")
             return nil
         }
         return property
@@ -155,15 +166,19 @@ extension PresetDecoder {
         let by = o.value("byValue").flatMap { animatableValue($0, o.path("byValue"), kind: kind) }
         let given = ["fromValue", "toValue", "byValue"].filter { o.object[$0] != nil }
         if given.isEmpty {
-            context.error(o.path, o.location, "an animation needs toValue (and usually fromValue), or \"values\" for keyframes")
+            context.error(
+                o.path, o.location, "an animation needs toValue (and usually fromValue), or \"values\" for keyframes")
             return nil
         }
         if given.count == 3 {
-            context.error(o.path("byValue"), o.object["byValue"]?.location, "give at most two of fromValue, toValue and byValue")
+            context.error(
+                o.path("byValue"), o.object["byValue"]?.location, "give at most two of fromValue, toValue and byValue")
             return nil
         }
         if by != nil, kind == .color || kind == .bool {
-            context.error(o.path("byValue"), o.object["byValue"]?.location, "byValue needs a number or point key path, not \(kind.rawValue)")
+            context.error(
+                o.path("byValue"), o.object["byValue"]?.location,
+                "byValue needs a number or point key path, not \(kind.rawValue)")
             return nil
         }
         // A given-but-invalid value was already reported.
@@ -186,13 +201,16 @@ extension PresetDecoder {
     }
 
     private func keyframes(_ o: ObjectReader, property: AnimatableProperty) -> Keyframes? {
-        let mode = o.value("calculationMode").flatMap { v -> CalculationMode? in
-            if case .string(let s) = v.kind, ["cubic", "cubicPaced"].contains(s) {
-                context.error(o.path("calculationMode"), v.location, "calculationMode \"\(s)\" is not supported yet; use \"linear\", \"discrete\" or \"paced\"")
-                return nil
-            }
-            return context.enumeration(v, o.path("calculationMode"), as: CalculationMode.self)
-        } ?? .linear
+        let mode =
+            o.value("calculationMode").flatMap { v -> CalculationMode? in
+                if case .string(let s) = v.kind, ["cubic", "cubicPaced"].contains(s) {
+                    context.error(
+                        o.path("calculationMode"), v.location,
+                        "calculationMode \"\(s)\" is not supported yet; use \"linear\", \"discrete\" or \"paced\"")
+                    return nil
+                }
+                return context.enumeration(v, o.path("calculationMode"), as: CalculationMode.self)
+            } ?? .linear
         guard let v = o.value("values"), let items = context.array(v, o.path("values"), of: "keyframe values") else {
             return nil
         }
@@ -203,7 +221,9 @@ extension PresetDecoder {
         let n = values.count
         let minimum = mode == .discrete ? 1 : 2
         guard n >= minimum else {
-            context.error(o.path("values"), v.location, "expected at least \(minimum) values for calculationMode \(mode.rawValue), found \(n)")
+            context.error(
+                o.path("values"), v.location,
+                "expected at least \(minimum) values for calculationMode \(mode.rawValue), found \(n)")
             return nil
         }
 
@@ -215,10 +235,13 @@ extension PresetDecoder {
             if let kv = o.value("keyTimes") {
                 guard let kt = keyTimeArray(kv, o.path("keyTimes")) else { return nil }
                 guard kt.count == expectedCount else {
-                    let rule = mode == .discrete
+                    let rule =
+                        mode == .discrete
                         ? "one more than values in discrete mode (value i holds from keyTimes[i] to keyTimes[i+1])"
                         : "one per value"
-                    context.error(o.path("keyTimes"), kv.location, "expected \(expectedCount) keyTimes (\(rule)), found \(kt.count)")
+                    context.error(
+                        o.path("keyTimes"), kv.location,
+                        "expected \(expectedCount) keyTimes (\(rule)), found \(kt.count)")
                     return nil
                 }
                 keyTimes = kt
@@ -228,12 +251,18 @@ extension PresetDecoder {
             }
             if let tv = o.value("timingFunctions") {
                 if mode == .discrete {
-                    context.warning(o.path("timingFunctions"), tv.location, "timingFunctions are ignored in discrete mode")
+                    context.warning(
+                        o.path("timingFunctions"), tv.location, "timingFunctions are ignored in discrete mode")
                 } else if let arr = context.array(tv, o.path("timingFunctions"), of: "timing functions") {
-                    let fns = arr.enumerated().compactMap { i, item in timing(item, "\(o.path("timingFunctions"))[\(i)]") }
+                    let fns = arr.enumerated().compactMap { i, item in
+                        timing(item, "\(o.path("timingFunctions"))[\(i)]")
+                    }
                     guard fns.count == arr.count else { return nil }
                     guard fns.count == n - 1 else {
-                        context.error(o.path("timingFunctions"), tv.location, "expected \(n - 1) timingFunctions (one per segment between \(n) values), found \(fns.count)")
+                        context.error(
+                            o.path("timingFunctions"), tv.location,
+                            "expected \(n - 1) timingFunctions (one per segment between \(n) values), found \(fns.count)"
+                        )
                         return nil
                     }
                     timingFunctions = fns
@@ -245,11 +274,15 @@ extension PresetDecoder {
         case .paced:
             for key in ["keyTimes", "timingFunctions"] {
                 if let ignored = o.value(key) {
-                    context.warning(o.path(key), ignored.location, "\(key) are ignored in paced mode (Core Animation spaces keyframes by distance)")
+                    context.warning(
+                        o.path(key), ignored.location,
+                        "\(key) are ignored in paced mode (Core Animation spaces keyframes by distance)")
                 }
             }
             guard let times = Self.pacedKeyTimes(values) else {
-                context.error(o.path("values"), v.location, "paced mode needs values that differ and can be measured (numbers, points or colours)")
+                context.error(
+                    o.path("values"), v.location,
+                    "paced mode needs values that differ and can be measured (numbers, points or colours)")
                 return nil
             }
             keyTimes = times
@@ -265,11 +298,14 @@ extension PresetDecoder {
         }
         guard times.count == items.count else { return nil }
         for i in 1..<max(times.count, 1) where times[i] < times[i - 1] {
-            context.error("\(path)[\(i)]", items[i].location, "keyTimes must not decrease: \(formatNumber(times[i])) comes after \(formatNumber(times[i - 1]))")
+            context.error(
+                "\(path)[\(i)]", items[i].location,
+                "keyTimes must not decrease: \(formatNumber(times[i])) comes after \(formatNumber(times[i - 1]))")
             return nil
         }
         if times.first != 0 || times.last != 1 {
-            context.error(path, v.location, "keyTimes must start at 0 and end at 1 (Core Animation ignores them otherwise)")
+            context.error(
+                path, v.location, "keyTimes must start at 0 and end at 1 (Core Animation ignores them otherwise)")
             return nil
         }
         return times
@@ -290,7 +326,9 @@ extension PresetDecoder {
     /// A timing function: a name (`easeOut`) or `cubicBezier(x1, y1, x2, y2)`.
     func timing(_ v: JSONValue, _ path: String) -> TimingFunction? {
         guard case .string(let s) = v.kind else {
-            context.error(path, v.location, "expected a timing function name or \"cubicBezier(x1, y1, x2, y2)\", found \(v.shortDescription)")
+            context.error(
+                path, v.location,
+                "expected a timing function name or \"cubicBezier(x1, y1, x2, y2)\", found \(v.shortDescription)")
             return nil
         }
         if let named = TimingFunction.named.first(where: { $0.name == s }) { return named.function }
@@ -301,11 +339,14 @@ extension PresetDecoder {
             guard parts.count == 4, let x1 = parts[0], let y1 = parts[1], let x2 = parts[2], let y2 = parts[3],
                 [x1, y1, x2, y2].allSatisfy(\.isFinite)
             else {
-                context.error(path, v.location, "expected cubicBezier(x1, y1, x2, y2) with four numbers, found \"\(s)\"")
+                context.error(
+                    path, v.location, "expected cubicBezier(x1, y1, x2, y2) with four numbers, found \"\(s)\"")
                 return nil
             }
             guard (0...1).contains(x1), (0...1).contains(x2) else {
-                context.error(path, v.location, "cubicBezier x1 and x2 must lie in 0…1 (time cannot run backwards), found \"\(s)\"")
+                context.error(
+                    path, v.location,
+                    "cubicBezier x1 and x2 must lie in 0…1 (time cannot run backwards), found \"\(s)\"")
                 return nil
             }
             return .cubicBezier(x1: x1, y1: y1, x2: x2, y2: y2)

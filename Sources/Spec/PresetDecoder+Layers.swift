@@ -138,7 +138,9 @@ extension PresetDecoder {
                 let s = context.point(v, o.path("size"))
             else { return nil }
             guard s.x >= 0, s.y >= 0 else {
-                context.error(o.path("size"), v.location, "expected a size [width, height] with both ≥ 0, found [\(formatNumber(s.x)), \(formatNumber(s.y))]")
+                context.error(
+                    o.path("size"), v.location,
+                    "expected a size [width, height] with both ≥ 0, found [\(formatNumber(s.x)), \(formatNumber(s.y))]")
                 return nil
             }
             return s
@@ -211,11 +213,14 @@ extension PresetDecoder {
                         if n[2] >= 0, n[3] >= 0 {
                             bounds = Rect(x: n[0], y: n[1], width: n[2], height: n[3])
                         } else {
-                            context.error(o.path("bounds"), v.location, "expected a width and height ≥ 0 in [x, y, width, height]")
+                            context.error(
+                                o.path("bounds"), v.location, "expected a width and height ≥ 0 in [x, y, width, height]"
+                            )
                         }
                     }
                 } else {
-                    context.error(o.path("bounds"), v.location, "expected [x, y, width, height], found \(v.shortDescription)")
+                    context.error(
+                        o.path("bounds"), v.location, "expected [x, y, width, height], found \(v.shortDescription)")
                 }
             }
             return .group(bounds: bounds)
@@ -236,7 +241,9 @@ extension PresetDecoder {
                 state.fillColor = c
             }
         }
-        if let v = o.value("stroke"), let s = context.object(v, o.path("stroke"), what: "a stroke object {\"color\", \"width\", …}") {
+        if let v = o.value("stroke"),
+            let s = context.object(v, o.path("stroke"), what: "a stroke object {\"color\", \"width\", …}")
+        {
             if let c = s.required("color", expected: "a colour").flatMap({ context.color($0, s.path("color")) }) {
                 state.strokeColor = c
             }
@@ -246,7 +253,8 @@ extension PresetDecoder {
             if let cap = s.value("lineCap").flatMap({ context.enumeration($0, s.path("lineCap"), as: LineCap.self) }) {
                 state.lineCap = cap
             }
-            if let join = s.value("lineJoin").flatMap({ context.enumeration($0, s.path("lineJoin"), as: LineJoin.self) }) {
+            if let join = s.value("lineJoin").flatMap({ context.enumeration($0, s.path("lineJoin"), as: LineJoin.self) }
+            ) {
                 state.lineJoin = join
             }
             if let m = s.number("miterLimit", where: { $0 >= 1 }, expected: "a miter limit ≥ 1") {
@@ -256,11 +264,14 @@ extension PresetDecoder {
                 let items = context.array(v, s.path("lineDashPattern"), of: "dash lengths in points")
             {
                 let dashes = items.enumerated().compactMap { i, item in
-                    context.number(item, "\(s.path("lineDashPattern"))[\(i)]", where: { $0 >= 0 }, expected: "a dash length ≥ 0")
+                    context.number(
+                        item, "\(s.path("lineDashPattern"))[\(i)]", where: { $0 >= 0 }, expected: "a dash length ≥ 0")
                 }
                 if dashes.count == items.count {
                     if !dashes.isEmpty, dashes.allSatisfy({ $0 == 0 }) {
-                        context.error(s.path("lineDashPattern"), v.location, "expected at least one dash length > 0 (all zero would draw nothing)")
+                        context.error(
+                            s.path("lineDashPattern"), v.location,
+                            "expected at least one dash length > 0 (all zero would draw nothing)")
                     } else {
                         state.lineDashPattern = dashes
                     }
@@ -270,8 +281,10 @@ extension PresetDecoder {
             s.finish(
                 context: "a stroke",
                 known: ["color", "width", "lineCap", "lineJoin", "miterLimit", "lineDashPattern", "lineDashPhase"],
-                misplaced: ["strokeStart": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",
-                            "strokeEnd": "strokeStart and strokeEnd are layer keys, beside \"stroke\""])
+                misplaced: [
+                    "strokeStart": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",
+                    "strokeEnd": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",
+                ])
         }
         if let n = o.number("strokeStart") { state.strokeStart = n }
         if let n = o.number("strokeEnd") { state.strokeEnd = n }

@@ -105,7 +105,8 @@ struct PresetDecoder {
         let height = o.required("height", expected: sizeRule).flatMap {
             context.number($0, o.path("height"), where: { $0 > 0 && $0 <= 4096 }, expected: sizeRule)
         }
-        let background = o.value("background").flatMap { optionalColor($0, o.path("background"), none: "transparent") } ?? nil
+        let background =
+            o.value("background").flatMap { optionalColor($0, o.path("background"), none: "transparent") } ?? nil
         let matte = o.value("matte").flatMap { optionalColor($0, o.path("matte"), none: "none") } ?? nil
         o.finish(context: "canvas", known: ["width", "height", "background", "matte"])
         guard let width, let height else { return nil }
@@ -143,7 +144,9 @@ struct PresetDecoder {
             let declaredType = o.value("type").flatMap { v -> String? in
                 guard let s = context.string(v, o.path("type")) else { return nil }
                 guard ["number", "color", "string", "boolean"].contains(s) else {
-                    context.error(o.path("type"), v.location, "expected one of \"number\", \"color\", \"string\" or \"boolean\", found \"\(s)\"")
+                    context.error(
+                        o.path("type"), v.location,
+                        "expected one of \"number\", \"color\", \"string\" or \"boolean\", found \"\(s)\"")
                     return nil
                 }
                 return s
@@ -161,10 +164,14 @@ struct PresetDecoder {
             }
             if case .number(let n) = value {
                 if let minimum, n < minimum {
-                    context.error(o.path("default"), d.location, "default \(formatNumber(n)) is below min \(formatNumber(minimum))")
+                    context.error(
+                        o.path("default"), d.location,
+                        "default \(formatNumber(n)) is below min \(formatNumber(minimum))")
                 }
                 if let maximum, n > maximum {
-                    context.error(o.path("default"), d.location, "default \(formatNumber(n)) is above max \(formatNumber(maximum))")
+                    context.error(
+                        o.path("default"), d.location,
+                        "default \(formatNumber(n)) is above max \(formatNumber(maximum))")
                 }
             } else if minimum != nil || maximum != nil {
                 context.error(ppath, member.value.location, "min and max only apply to number parameters")
@@ -206,7 +213,9 @@ struct PresetDecoder {
         case (.string(let s), nil):
             if s.hasPrefix("#"), let c = RGBAColor(parsing: s) { return .color(c) }
             if s.hasPrefix("#") {
-                context.error(path, value.location, "\"\(s)\" looks like a colour but is not one (\(RGBAColor.acceptedColorForms))")
+                context.error(
+                    path, value.location,
+                    "\"\(s)\" looks like a colour but is not one (\(RGBAColor.acceptedColorForms))")
                 return nil
             }
             if RGBAColor.namedColors.contains(where: { $0.name == s }), let c = RGBAColor(parsing: s) {

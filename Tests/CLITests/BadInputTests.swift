@@ -53,9 +53,21 @@ import Testing
         let run = try runTool(["broken.json", "-o", "out.gif"], in: dir)
         #expect(run.status == 65)
         let lines = run.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains("broken.json:5:55: error: $.layers[0].radius: unknown parameter $size (the preset declares no params)"))
-        #expect(lines.contains { $0.hasPrefix("broken.json:6:39: error: $.layers[0].stroke.widht: unknown key \"widht\" in a stroke; did you mean \"width\"?") })
-        #expect(lines.contains { $0.hasPrefix("broken.json:7:93: error: $.layers[0].animations[0].repeatCount: expected a count ≥ 0 or \"infinity\", found \"forever\"") })
+        #expect(
+            lines.contains(
+                "broken.json:5:55: error: $.layers[0].radius: unknown parameter $size (the preset declares no params)"))
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "broken.json:6:39: error: $.layers[0].stroke.widht: unknown key \"widht\" in a stroke; did you mean \"width\"?"
+                )
+            })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "broken.json:7:93: error: $.layers[0].animations[0].repeatCount: expected a count ≥ 0 or \"infinity\", found \"forever\""
+                )
+            })
         #expect(lines.last == "note: broken.json: 3 errors; nothing written")
         #expect(listing(dir) == ["broken.json"])
     }

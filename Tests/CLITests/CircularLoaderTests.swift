@@ -143,7 +143,9 @@ import Timeline
     @Test func bytesAreStableAcrossRuns() throws {
         let dir = try temporaryDirectory()
         _ = try runTool([Self.preset, "-o", "a.gif", "-o", "a.png"], in: dir)
-        _ = try runTool([Self.preset, "-o", "b.gif", "-o", "b.png"], in: dir, environment: ["TZ": "Asia/Tokyo", "LC_ALL": "de_DE.UTF-8"])
+        _ = try runTool(
+            [Self.preset, "-o", "b.gif", "-o", "b.png"], in: dir,
+            environment: ["TZ": "Asia/Tokyo", "LC_ALL": "de_DE.UTF-8"])
         let read = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)) }
         #expect(try read("a.gif") == read("b.gif"))
         #expect(try read("a.png") == read("b.png"))

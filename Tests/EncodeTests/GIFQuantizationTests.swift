@@ -7,69 +7,69 @@ import Testing
 
 /// 64×64 smooth gradient (4096 distinct colours) with a white 8×8 square at x = 8k.
 private func gradientFrame(_ k: Int) -> RGBAImage {
-  makeImage(width: 64, height: 64) { x, y in
-    if (8 * k..<8 * k + 8).contains(x), (20..<28).contains(y) { return Pixel(255, 255, 255) }
-    return Pixel(UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2))
-  }
+    makeImage(width: 64, height: 64) { x, y in
+        if (8 * k..<8 * k + 8).contains(x), (20..<28).contains(y) { return Pixel(255, 255, 255) }
+        return Pixel(UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2))
+    }
 }
 
 /// Whether (x, y) lies under the moving square in any of `frameCount` frames.
 private func underSquare(_ x: Int, _ y: Int, frameCount: Int) -> Bool {
-  (20..<28).contains(y) && x < 8 * frameCount
+    (20..<28).contains(y) && x < 8 * frameCount
 }
 
 @Test func gradientGoesThroughLibimagequantWithinAPSNRBound() throws {
-  let frames = (0..<3).map(gradientFrame)
-  let result = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
-  #expect(result.quantized)
-  #expect(result.hasTransparency == false)
-  #expect(result.paletteSize > 200 && result.paletteSize <= 256)
-  let decoded = try GIFDecoder.decode(result.bytes)
-  #expect(decoded.globalColorTableSize == 256)
-  #expect(decoded.frames.count == 3)
-  for (k, frame) in decoded.frames.enumerated() {
-    // Measured 35.5 dB per frame with libimagequant 2.17 (Debian 12), speed 4.
-    #expect(psnr(frame.canvas, frames[k]) >= 34)
-    // White is in the histogram 3·64 times and maps exactly.
-    #expect(pixel(frame.canvas, 8 * k + 3, 23) == Pixel(255, 255, 255))
-  }
+    let frames = (0..<3).map(gradientFrame)
+    let result = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    #expect(result.quantized)
+    #expect(result.hasTransparency == false)
+    #expect(result.paletteSize > 200 && result.paletteSize <= 256)
+    let decoded = try GIFDecoder.decode(result.bytes)
+    #expect(decoded.globalColorTableSize == 256)
+    #expect(decoded.frames.count == 3)
+    for (k, frame) in decoded.frames.enumerated() {
+        // Measured 35.5 dB per frame with libimagequant 2.17 (Debian 12), speed 4.
+        #expect(psnr(frame.canvas, frames[k]) >= 34)
+        // White is in the histogram 3·64 times and maps exactly.
+        #expect(pixel(frame.canvas, 8 * k + 3, 23) == Pixel(255, 255, 255))
+    }
 }
 
 @Test func staticPixelsKeepTheirIndexInEveryFrame() throws {
-  let frames = (0..<3).map(gradientFrame)
-  let result = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
-  let decoded = try GIFDecoder.decode(result.bytes)
-  var staticPixels = 0
-  for y in 0..<64 {
-    for x in 0..<64 where !underSquare(x, y, frameCount: 3) {
-      let i = y * 64 + x
-      let first = decoded.frames[0].indices[i]
-      #expect(decoded.frames[1].indices[i] == first && decoded.frames[2].indices[i] == first)
-      staticPixels += 1
+    let frames = (0..<3).map(gradientFrame)
+    let result = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    let decoded = try GIFDecoder.decode(result.bytes)
+    var staticPixels = 0
+    for y in 0..<64 {
+        for x in 0..<64 where !underSquare(x, y, frameCount: 3) {
+            let i = y * 64 + x
+            let first = decoded.frames[0].indices[i]
+            #expect(decoded.frames[1].indices[i] == first && decoded.frames[2].indices[i] == first)
+            staticPixels += 1
+        }
     }
-  }
-  #expect(staticPixels == 64 * 64 - 8 * 24)
+    #expect(staticPixels == 64 * 64 - 8 * 24)
 }
 
 @Test func identicalSourceColoursGetIdenticalIndices() throws {
-  // Left and right halves are the same gradient; every pair must share an index.
-  let frame = makeImage(width: 64, height: 64) { x, y in
-    let u = x % 32
-    return Pixel(UInt8(u * 8), UInt8(y * 4), UInt8((u * 3 + y) % 256))
-  }
-  let result = try GIFEncoder.encode(frames: [frame], delays: [5], options: GIFOptions())
-  #expect(result.quantized)
-  let indices = try GIFDecoder.decode(result.bytes).frames[0].indices
-  for y in 0..<64 {
-    for x in 0..<32 {
-      #expect(indices[y * 64 + x] == indices[y * 64 + x + 32])
+    // Left and right halves are the same gradient; every pair must share an index.
+    let frame = makeImage(width: 64, height: 64) { x, y in
+        let u = x % 32
+        return Pixel(UInt8(u * 8), UInt8(y * 4), UInt8((u * 3 + y) % 256))
     }
-  }
+    let result = try GIFEncoder.encode(frames: [frame], delays: [5], options: GIFOptions())
+    #expect(result.quantized)
+    let indices = try GIFDecoder.decode(result.bytes).frames[0].indices
+    for y in 0..<64 {
+        for x in 0..<32 {
+            #expect(indices[y * 64 + x] == indices[y * 64 + x + 32])
+        }
+    }
 }
 
 @Test func quantisedEncodingIsDeterministic() throws {
-  let frames = (0..<3).map(gradientFrame)
-  let a = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
-  let b = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
-  #expect(a.bytes == b.bytes)
+    let frames = (0..<3).map(gradientFrame)
+    let a = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    let b = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    #expect(a.bytes == b.bytes)
 }

@@ -131,13 +131,31 @@ func badOverridesAreUsageErrors(overrides: [String: String], message: String) {
         ##"{ "type": "circle", "center": [1, 2], "radius": "thick" }"##,
         "$.layers[0].radius", "found 'thick' (a parameter is written $thick) in \"thick\""
     ),
-    (##"{ "type": "circle", "center": [1, 2], "radius": -1 }"##, "$.layers[0].radius", "expected a radius in points ≥ 0, found -1"),
-    (##"{ "type": "circle", "center": [1], "radius": 1 }"##, "$.layers[0].center", "expected a point [x, y], found an array of 1"),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": -1 }"##, "$.layers[0].radius",
+        "expected a radius in points ≥ 0, found -1"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1], "radius": 1 }"##, "$.layers[0].center",
+        "expected a point [x, y], found an array of 1"
+    ),
     (##"{ "type": "circel", "center": [1, 2], "radius": 1 }"##, "$.layers[0].type", "did you mean \"circle\"?"),
-    (##"{ "type": "circle", "center": [1, 2], "radius": 1, "radiuss": 2 }"##, "$.layers[0].radiuss", "unknown key \"radiuss\" in a circle layer"),
-    (##"{ "type": "rect", "center": [1, 2], "size": [3, 4], "radius": 2 }"##, "$.layers[0].radius", "it belongs to circle, arc layers"),
-    (##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "bleu" } }"##, "$.layers[0].stroke.color", "did you mean \"blue\"?"),
-    (##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "#007AFF", "lineCap": "rounded" } }"##, "$.layers[0].stroke.lineCap", "did you mean \"round\"?"),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "radiuss": 2 }"##, "$.layers[0].radiuss",
+        "unknown key \"radiuss\" in a circle layer"
+    ),
+    (
+        ##"{ "type": "rect", "center": [1, 2], "size": [3, 4], "radius": 2 }"##, "$.layers[0].radius",
+        "it belongs to circle, arc layers"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "bleu" } }"##,
+        "$.layers[0].stroke.color", "did you mean \"blue\"?"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "#007AFF", "lineCap": "rounded" } }"##,
+        "$.layers[0].stroke.lineCap", "did you mean \"round\"?"
+    ),
     (##"{ "type": "group", "fill": "red", "layers": [] }"##, "$.layers[0].fill", "groups draw nothing themselves"),
     (##"{ "type": "path", "d": "M 0 0 L x" }"##, "$.layers[0].d", "invalid SVG path data"),
     (
@@ -218,7 +236,9 @@ func brokenLayerIsReportedAtItsPath(layer: String, path: String, message: String
         ]))
     let version = found.first { $0.path == "$.version" }
     #expect(version?.location == Spec.SourceLocation(line: 2, column: 14))
-    #expect(version?.description == "t.json:2:14: error: $.version: unsupported format version 2; this animexport reads version 1")
+    #expect(
+        version?.description
+            == "t.json:2:14: error: $.version: unsupported format version 2; this animexport reads version 1")
 }
 
 @Test func invalidJSONNamesTheSpot() {

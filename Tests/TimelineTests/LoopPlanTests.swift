@@ -29,7 +29,8 @@ private func forever(_ d: Double, autoreverses: Bool = false, begin: Double = 0)
 
 @Test func delayedTracksStartTheLoopInSteadyState() throws {
     // semantics §3.5: t0 = ceil(maxDelay / P)·P.
-    let plan = try LoopPlan.make(for: composition([forever(1.3, autoreverses: true, begin: 0.1), forever(2.6)]), fps: 30)
+    let plan = try LoopPlan.make(
+        for: composition([forever(1.3, autoreverses: true, begin: 0.1), forever(2.6)]), fps: 30)
     #expect(plan.period == 2.6)
     #expect(plan.start == 2.6)
 }
@@ -58,7 +59,8 @@ private func forever(_ d: Double, autoreverses: Bool = false, begin: Double = 0)
 }
 
 @Test func finiteAnimationsFitInTheLoop() throws {
-    let once = Animation(content: .basic(property: .opacity, from: .number(0), to: .number(1)), beginTime: 0.5, duration: 2)
+    let once = Animation(
+        content: .basic(property: .opacity, from: .number(0), to: .number(1)), beginTime: 0.5, duration: 2)
     let plan = try LoopPlan.make(for: composition([forever(1), once]), fps: 10)
     #expect(plan.period == 3)  // smallest multiple of 1 s that reaches 2.5 s
     #expect(plan.start == 0)
