@@ -47,14 +47,18 @@ enum ImageQuantizer {
       }
     }
     let result = try LiqResult(histogram: liqHistogram, attributes: attributes)
-    guard let palette = liq_get_palette(result.pointer) else {
-      throw EncodeError("libimagequant liq_get_palette: no palette")
-    }
-    let count = min(Int(palette.pointee.count), 256)
-    return withUnsafeBytes(of: palette.pointee.entries) { raw in
-      (0..<count).map { i in
-        let entry = raw.load(fromByteOffset: i * MemoryLayout<liq_color>.stride, as: liq_color.self)
-        return UInt32(entry.r) << 16 | UInt32(entry.g) << 8 | UInt32(entry.b)
+    // The palette belongs to the result: keep the result alive until it is copied.
+    return try withExtendedLifetime(result) {
+      guard let palette = liq_get_palette(result.pointer) else {
+        throw EncodeError("libimagequant liq_get_palette: no palette")
+      }
+      let count = min(Int(palette.pointee.count), 256)
+      return withUnsafeBytes(of: palette.pointee.entries) { raw in
+        (0..<count).map { i in
+          let entry = raw.load(
+            fromByteOffset: i * MemoryLayout<liq_color>.stride, as: liq_color.self)
+          return UInt32(entry.r) << 16 | UInt32(entry.g) << 8 | UInt32(entry.b)
+        }
       }
     }
   }
