@@ -8,30 +8,66 @@ struct ColorHistogram {
     /// Pixel counts, parallel to `colors`.
     private(set) var counts: [Int] = []
 
+    /// A histogram with the given entries (`counts` parallel to `colors`).
+    init(colors: [UInt32], counts: [Int]) {
+        self.colors = colors
+        self.counts = counts
+    }
+
     /// Counts the opaque pixels of all frames.
     init(_ flattened: FlattenedFrames) {
-        var slots: [UInt32: Int] = [:]
+        var slots = ColorIndexTable()
         var last = FlattenedFrames.transparent
         var lastSlot = -1
         for frame in flattened.frames {
             for color in frame where color != FlattenedFrames.transparent {
-                if color == last {
-                    counts[lastSlot] += 1
-                    continue
+                if color != last {
+                    let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
+                    if inserted {
+                        colors.append(color)
+                        counts.append(0)
+                    }
+                    last = color
+                    lastSlot = Int(slot)
                 }
-                let slot: Int
-                if let existing = slots[color] {
-                    slot = existing
-                    counts[slot] += 1
-                } else {
-                    slot = colors.count
-                    slots[color] = slot
-                    colors.append(color)
-                    counts.append(1)
-                }
-                last = color
-                lastSlot = slot
+                counts[lastSlot] += 1
             }
+        }
+    }
+
+    /// At most `limit` entries (≥ 1): with the fewest low bits `b` dropped from every channel
+    /// that fits, colours sharing their high bits merge into one entry at their count-weighted
+    /// mean colour (rounded), in order of first appearance. Unchanged when already small enough.
+    ///
+    /// This bounds the quantiser's work on animations with millions of distinct colours (moving
+    /// gradients), as libimagequant's own `ignorebits` does for images it histograms itself.
+    func reduced(toAtMost limit: Int) -> ColorHistogram {
+        guard colors.count > max(limit, 1) else { return self }
+        var dropped: UInt32 = 1
+        while true {
+            let mask: UInt32 = (0xFF << dropped & 0xFF) * 0x01_01_01
+            var slots = ColorIndexTable(minimumCapacity: limit)
+            var sums: [(r: Int, g: Int, b: Int, count: Int)] = []
+            for (color, count) in zip(colors, counts) {
+                let (found, inserted) = slots.findOrInsert(color & mask, newValue: Int32(sums.count))
+                let slot = Int(found)
+                if inserted { sums.append((0, 0, 0, 0)) }
+                sums[slot].r += Int(color >> 16 & 0xFF) * count
+                sums[slot].g += Int(color >> 8 & 0xFF) * count
+                sums[slot].b += Int(color & 0xFF) * count
+                sums[slot].count += count
+            }
+            if sums.count <= limit || dropped == 7 {
+                let merged = sums.map { sum -> UInt32 in
+                    let half = sum.count / 2
+                    let r = UInt32((sum.r + half) / sum.count)
+                    let g = UInt32((sum.g + half) / sum.count)
+                    let b = UInt32((sum.b + half) / sum.count)
+                    return r << 16 | g << 8 | b
+                }
+                return ColorHistogram(colors: merged, counts: sums.map(\.count))
+            }
+            dropped += 1
         }
     }
 }

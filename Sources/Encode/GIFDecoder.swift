@@ -25,6 +25,11 @@ public enum GIFDecoder {
     ///   lies outside the screen, a missing colour table, or a colour index past its table.
     public static func decode(_ bytes: [UInt8]) throws -> DecodedGIF {
         let reader = try GIFReader(bytes)
+        // `gif` points into memory the reader frees in deinit: keep the reader alive throughout.
+        return try withExtendedLifetime(reader) { try decodeRecords(reader) }
+    }
+
+    private static func decodeRecords(_ reader: GIFReader) throws -> DecodedGIF {
         let gif = reader.file
         let width = Int(gif.pointee.SWidth)
         let height = Int(gif.pointee.SHeight)

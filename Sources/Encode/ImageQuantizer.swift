@@ -11,6 +11,9 @@ enum ImageQuantizer {
     /// from `num_entries²` in an `int` on the first call, which overflows above 46 340 entries;
     /// small chunks keep the estimate (and the first allocation) modest.
     static let chunkSize = 1024
+    /// Most histogram entries handed to libimagequant; larger histograms are merged first
+    /// (`ColorHistogram.reduced`). Quantising time grows with the entry count.
+    static let maximumHistogramEntries = 1 << 16
 
     /// Up to `maximumColors` opaque colours (`0x00RRGGBB`) chosen for `histogram`, in
     /// libimagequant's order.
@@ -21,6 +24,7 @@ enum ImageQuantizer {
         try check(liq_set_max_colors(attributes.pointer, Int32(maximumColors)), "liq_set_max_colors")
         try check(liq_set_speed(attributes.pointer, speed), "liq_set_speed")
 
+        let histogram = histogram.reduced(toAtMost: maximumHistogramEntries)
         let entries = zip(histogram.colors, histogram.counts).map { color, count in
             liq_histogram_entry(
                 color: liq_color(
@@ -43,14 +47,18 @@ enum ImageQuantizer {
             }
         }
         let result = try LiqResult(histogram: liqHistogram, attributes: attributes)
-        guard let palette = liq_get_palette(result.pointer) else {
-            throw EncodeError("libimagequant liq_get_palette: no palette")
-        }
-        let count = min(Int(palette.pointee.count), 256)
-        return withUnsafeBytes(of: palette.pointee.entries) { raw in
-            (0..<count).map { i in
-                let entry = raw.load(fromByteOffset: i * MemoryLayout<liq_color>.stride, as: liq_color.self)
-                return UInt32(entry.r) << 16 | UInt32(entry.g) << 8 | UInt32(entry.b)
+        // The palette belongs to the result: keep the result alive until it is copied.
+        return try withExtendedLifetime(result) {
+            guard let palette = liq_get_palette(result.pointer) else {
+                throw EncodeError("libimagequant liq_get_palette: no palette")
+            }
+            let count = min(Int(palette.pointee.count), 256)
+            return withUnsafeBytes(of: palette.pointee.entries) { raw in
+                (0..<count).map { i in
+                    let entry = raw.load(
+                        fromByteOffset: i * MemoryLayout<liq_color>.stride, as: liq_color.self)
+                    return UInt32(entry.r) << 16 | UInt32(entry.g) << 8 | UInt32(entry.b)
+                }
             }
         }
     }

@@ -7,14 +7,15 @@
 /// static areas cannot shimmer. No dithering.
 struct PaletteMapper {
     private let palette: GIFPalette
-    private var cache: [UInt32: UInt8] = [:]
+    private let search: NearestColorSearch
+    private var cache = ColorIndexTable(minimumCapacity: 1024)
 
     init(palette: GIFPalette) {
         self.palette = palette
-        cache.reserveCapacity(palette.opaqueColors.count * 4)
-        // Reversed so that the first of any duplicate entries wins.
-        for (k, color) in palette.opaqueColors.enumerated().reversed() {
-            cache[color] = UInt8(k + palette.firstOpaqueIndex)
+        search = NearestColorSearch(colors: palette.opaqueColors)
+        // The first of any duplicate entries wins.
+        for (k, color) in palette.opaqueColors.enumerated() {
+            _ = cache.findOrInsert(color, newValue: Int32(k + palette.firstOpaqueIndex))
         }
     }
 
@@ -38,29 +39,9 @@ struct PaletteMapper {
 
     /// The palette index for an opaque colour `0x00RRGGBB`.
     mutating func index(of color: UInt32) -> UInt8 {
-        if let cached = cache[color] { return cached }
-        let found = UInt8(nearest(to: color) + palette.firstOpaqueIndex)
-        cache[color] = found
-        return found
-    }
-
-    /// Position in `opaqueColors` of the nearest colour by squared RGB distance.
-    private func nearest(to color: UInt32) -> Int {
-        let r = Int(color >> 16 & 0xFF)
-        let g = Int(color >> 8 & 0xFF)
-        let b = Int(color & 0xFF)
-        var best = 0
-        var bestDistance = Int.max
-        for (k, entry) in palette.opaqueColors.enumerated() {
-            let dr = Int(entry >> 16 & 0xFF) - r
-            let dg = Int(entry >> 8 & 0xFF) - g
-            let db = Int(entry & 0xFF) - b
-            let distance = dr * dr + dg * dg + db * db
-            if distance < bestDistance {
-                bestDistance = distance
-                best = k
-            }
-        }
-        return best
+        if let cached = cache.value(for: color) { return UInt8(cached) }
+        let found = search.nearest(to: color) + palette.firstOpaqueIndex
+        _ = cache.findOrInsert(color, newValue: Int32(found))
+        return UInt8(found)
     }
 }

@@ -113,8 +113,11 @@ private func thresholded(_ image: RGBAImage, threshold: UInt8 = 128) -> RGBAImag
 }
 
 @Test func matteBlendsPartialAlphaOntoThePageColour() throws {
-    let frame = makeImage(width: 4, height: 1) { x, _ in
-        [Pixel(0, 122, 255, 128), .clear, Pixel(255, 0, 0), Pixel(0, 122, 255, 1)][x]
+    let frame = makeImage(width: 5, height: 1) { x, _ in
+        [
+            Pixel(0, 122, 255, 128), .clear, Pixel(255, 0, 0), Pixel(0, 122, 255, 1),
+            Pixel(10, 250, 128, 64),
+        ][x]
     }
     let result = try GIFEncoder.encode(
         frames: [frame], delays: [10], options: GIFOptions(matte: .white))
@@ -127,6 +130,8 @@ private func thresholded(_ image: RGBAImage, threshold: UInt8 = 128) -> RGBAImag
     #expect(pixel(canvas, 2, 0) == Pixel(255, 0, 0))
     // Alpha 1 of 255 is almost all page: (254.0, 254.48, 255) → (254, 254, 255).
     #expect(pixel(canvas, 3, 0) == Pixel(254, 254, 255))
+    // Rounds to nearest, not down: (193.51, 253.75, 223.13) → (194, 254, 223).
+    #expect(pixel(canvas, 4, 0) == Pixel(194, 254, 223))
 }
 
 @Test func matteColourIsRoundedFromUnitChannels() throws {
