@@ -80,7 +80,8 @@ public enum Exporter {
         let options = SpriteSheetOptions(
             name: animation.composition.name, imageName: imageName, columns: columns,
             padding: padding, scale: animation.scale,
-            frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period)
+            frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
+            version: Command.version)
         return try SpriteSheetBuilder.build(frames: animation.frames, durations: durations, options: options)
     }
 }
