@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         // C libraries.
         .systemLibrary(
-            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-ft",
             providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(
             name: "CGif", path: "Sources/CGif",

@@ -42,6 +42,10 @@ public struct PathMeasure: Equatable, Sendable {
     let segments: [Segment]
     let subpaths: [Subpath]
 
+    /// Length of every segment (line, curve or closing line) in path order, in pixels. Used to
+    /// give each path element an equal share of time (CAKeyframeAnimation `linear` along a path).
+    public var segmentLengths: [Double] { segments.map(\.length) }
+
     /// Measures `path`.
     public init(_ path: BezierPath) {
         var segments: [Segment] = []

@@ -7,19 +7,19 @@ public import Geometry
 /// Angles are in **degrees** everywhere in presets. Core Animation's `transform.rotation.z` takes
 /// radians, so that spelling is refused with a pointer to `rotation` rather than silently
 /// reinterpreted.
-public enum AnimatableProperty: String, Equatable, Sendable, CaseIterable {
+public enum AnimatableProperty: Equatable, Sendable {
     /// `position` [x, y]: where the anchor lands in the parent (points).
     case position
     /// `position.x` (points).
-    case positionX = "position.x"
+    case positionX
     /// `position.y` (points).
-    case positionY = "position.y"
+    case positionY
     /// `offset` [dx, dy]: translation after everything else (points).
     case offset
     /// `offset.x` (points).
-    case offsetX = "offset.x"
+    case offsetX
     /// `offset.y` (points).
-    case offsetY = "offset.y"
+    case offsetY
     /// `anchorPoint` [u, v] in unit coordinates of the layer's box.
     case anchorPoint
     /// `rotation` in degrees, clockwise on screen.
@@ -27,9 +27,9 @@ public enum AnimatableProperty: String, Equatable, Sendable, CaseIterable {
     /// `scale`: a number (uniform) or [sx, sy].
     case scale
     /// `scale.x`.
-    case scaleX = "scale.x"
+    case scaleX
     /// `scale.y`.
-    case scaleY = "scale.y"
+    case scaleY
     /// `opacity` 0…1.
     case opacity
     /// `hidden` (switches, never interpolated).
@@ -60,6 +60,79 @@ public enum AnimatableProperty: String, Equatable, Sendable, CaseIterable {
     case startAngle
     /// `endAngle` of an arc (degrees).
     case endAngle
+    /// `rotation3D.angle` (the first effect) or `rotation3D[i].angle`, degrees.
+    case rotation3DAngle(index: Int)
+    /// `values.NAME`: a number a text layer shows.
+    case value(name: String)
+
+    /// Key paths without parameters, in documentation order.
+    public static let fixedKeyPaths: [(keyPath: String, property: AnimatableProperty)] = [
+        ("position", .position),
+        ("position.x", .positionX),
+        ("position.y", .positionY),
+        ("offset", .offset),
+        ("offset.x", .offsetX),
+        ("offset.y", .offsetY),
+        ("anchorPoint", .anchorPoint),
+        ("rotation", .rotation),
+        ("scale", .scale),
+        ("scale.x", .scaleX),
+        ("scale.y", .scaleY),
+        ("opacity", .opacity),
+        ("hidden", .hidden),
+        ("fillColor", .fillColor),
+        ("strokeColor", .strokeColor),
+        ("lineWidth", .lineWidth),
+        ("lineDashPhase", .lineDashPhase),
+        ("miterLimit", .miterLimit),
+        ("strokeStart", .strokeStart),
+        ("strokeEnd", .strokeEnd),
+        ("center", .center),
+        ("radius", .radius),
+        ("size", .size),
+        ("cornerRadius", .cornerRadius),
+        ("startAngle", .startAngle),
+        ("endAngle", .endAngle),
+    ]
+
+    /// Every key path spelling, for suggestions ("did you mean").
+    public static var knownKeyPaths: [String] {
+        fixedKeyPaths.map(\.keyPath) + ["rotation3D.angle", "rotation3D[1].angle", "values.NAME"]
+    }
+
+    /// Reads a key path; nil when it names nothing.
+    public init?(keyPath: String) {
+        if let fixed = Self.fixedKeyPaths.first(where: { $0.keyPath == keyPath }) {
+            self = fixed.property
+            return
+        }
+        if keyPath == "rotation3D.angle" {
+            self = .rotation3DAngle(index: 0)
+            return
+        }
+        if keyPath.hasPrefix("rotation3D["), keyPath.hasSuffix("].angle") {
+            let inner = keyPath.dropFirst("rotation3D[".count).dropLast("].angle".count)
+            guard let i = Int(inner), i >= 0, i < 16 else { return nil }
+            self = .rotation3DAngle(index: i)
+            return
+        }
+        if keyPath.hasPrefix("values.") {
+            let name = String(keyPath.dropFirst("values.".count))
+            guard !name.isEmpty else { return nil }
+            self = .value(name: name)
+            return
+        }
+        return nil
+    }
+
+    /// The key path as presets write it.
+    public var keyPath: String {
+        switch self {
+        case .rotation3DAngle(let i): return i == 0 ? "rotation3D.angle" : "rotation3D[\(i)].angle"
+        case .value(let name): return "values.\(name)"
+        default: return Self.fixedKeyPaths.first { $0.property == self }?.keyPath ?? "?"
+        }
+    }
 
     /// The kind of value the key path takes.
     public var valueKind: AnimatableValueKind {
@@ -76,20 +149,25 @@ public enum AnimatableProperty: String, Equatable, Sendable, CaseIterable {
     /// the shapes that have them; `fillColor` and stroke properties do not exist on groups).
     public func applies(to shape: ShapeGeometry) -> Bool {
         switch (self, shape) {
-        case (.center, .circle), (.center, .ellipse), (.center, .rect), (.center, .arc): true
+        case (.center, .circle), (.center, .ellipse), (.center, .rect), (.center, .arc), (.center, .image): true
         case (.center, _): false
         case (.radius, .circle), (.radius, .arc): true
         case (.radius, _): false
-        case (.size, .ellipse), (.size, .rect): true
+        case (.size, .ellipse), (.size, .rect), (.size, .image): true
         case (.size, _): false
         case (.cornerRadius, .rect): true
         case (.cornerRadius, _): false
         case (.startAngle, .arc), (.endAngle, .arc): true
         case (.startAngle, _), (.endAngle, _): false
-        case (.fillColor, .group), (.strokeColor, .group), (.lineWidth, .group),
-            (.lineDashPhase, .group), (.miterLimit, .group), (.strokeStart, .group),
-            (.strokeEnd, .group):
+        case (.value, .text): true
+        case (.value, _): false
+        case (.fillColor, .group), (.fillColor, .replicator), (.fillColor, .image): false
+        case (.strokeColor, .text), (.lineWidth, .text), (.lineDashPhase, .text), (.miterLimit, .text),
+            (.strokeStart, .text), (.strokeEnd, .text):
             false
+        case (.strokeColor, _), (.lineWidth, _), (.lineDashPhase, _), (.miterLimit, _), (.strokeStart, _),
+            (.strokeEnd, _):
+            shape.isShape
         default: true
         }
     }
@@ -124,6 +202,8 @@ public enum AnimatableProperty: String, Equatable, Sendable, CaseIterable {
         case .cornerRadius: .number(state.shape.cornerRadius ?? 0)
         case .startAngle: .number(state.shape.arcAngles?.start ?? 0)
         case .endAngle: .number(state.shape.arcAngles?.end ?? 0)
+        case .rotation3DAngle(let i): .number(i < state.rotation3D.count ? state.rotation3D[i].angle : 0)
+        case .value(let name): .number(state.values[name] ?? 0)
         }
     }
 
@@ -160,6 +240,9 @@ public enum AnimatableProperty: String, Equatable, Sendable, CaseIterable {
         case (.cornerRadius, .number(let n)): state.shape.cornerRadius = max(0, n)
         case (.startAngle, .number(let n)): state.shape.arcAngles?.start = n
         case (.endAngle, .number(let n)): state.shape.arcAngles?.end = n
+        case (.rotation3DAngle(let i), .number(let n)):
+            if i < state.rotation3D.count { state.rotation3D[i].angle = n }
+        case (.value(let name), .number(let n)): state.values[name] = n
         default: break
         }
     }
@@ -172,6 +255,7 @@ extension ShapeGeometry {
         get {
             switch self {
             case .circle(let c, _), .ellipse(let c, _), .rect(let c, _, _), .arc(let c, _, _, _, _): c
+            case .image(let image): image.center
             default: nil
             }
         }
@@ -183,6 +267,9 @@ extension ShapeGeometry {
             case .rect(_, let s, let r): self = .rect(center: newValue, size: s, cornerRadius: r)
             case .arc(_, let r, let a, let b, let cw):
                 self = .arc(center: newValue, radius: r, startAngle: a, endAngle: b, clockwise: cw)
+            case .image(var image):
+                image.center = newValue
+                self = .image(image)
             default: break
             }
         }
@@ -212,6 +299,7 @@ extension ShapeGeometry {
         get {
             switch self {
             case .ellipse(_, let s), .rect(_, let s, _): s
+            case .image(let image): image.size
             default: nil
             }
         }
@@ -220,6 +308,9 @@ extension ShapeGeometry {
             switch self {
             case .ellipse(let c, _): self = .ellipse(center: c, size: newValue)
             case .rect(let c, _, let r): self = .rect(center: c, size: newValue, cornerRadius: r)
+            case .image(var image):
+                image.size = newValue
+                self = .image(image)
             default: break
             }
         }
@@ -248,6 +339,16 @@ extension ShapeGeometry {
             self = .arc(
                 center: c, radius: r, startAngle: newValue.start, endAngle: newValue.end,
                 clockwise: cw)
+        }
+    }
+}
+
+extension ShapeGeometry {
+    /// Whether the layer draws a path (and so takes fill, stroke and trim properties).
+    public var isShape: Bool {
+        switch self {
+        case .group, .replicator, .text, .image: false
+        default: true
         }
     }
 }

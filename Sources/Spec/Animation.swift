@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+public import Geometry
+
 /// One animation attached to a layer: Core Animation's CABasicAnimation, CAKeyframeAnimation or
-/// CAAnimationGroup, with CAMediaTiming's timing fields.
+/// CAAnimationGroup, with CAMediaTiming's timing fields (or SwiftUI's, see `style`).
 public struct Animation: Equatable, Sendable {
     /// What the animation changes and how (from/to, keyframes, or a group of children).
     public var content: AnimationContent
@@ -26,14 +28,21 @@ public struct Animation: Equatable, Sendable {
     /// Animation-level timing function, applied to the pass's elapsed fraction before any
     /// per-keyframe function (CAKeyframeAnimation order, semantics §4.6). Default linear.
     public var timingFunction: TimingFunction
-    /// What shows outside the active interval.
+    /// What shows outside the active interval (Core Animation style only; SwiftUI style shows
+    /// the "from" value before and the "to" value after).
     public var fillMode: FillMode
+    /// Whose repeat rules apply: Core Animation's (default) or SwiftUI's.
+    public var style: AnimationStyle
+    /// SwiftUI style only: seconds each leg holds its start before moving, SwiftUI's
+    /// `.delay(d)` written inside `.repeatForever` (semantics §3.4). 0 otherwise.
+    public var delay: Double
 
     /// An animation; see the properties for units and defaults.
     public init(
         content: AnimationContent, beginTime: Double = 0, duration: Double,
         repeatCount: Double = 1, repeatDuration: Double? = nil, autoreverses: Bool = false,
-        speed: Double = 1, timingFunction: TimingFunction = .linear, fillMode: FillMode = .removed
+        speed: Double = 1, timingFunction: TimingFunction = .linear, fillMode: FillMode = .removed,
+        style: AnimationStyle = .coreAnimation, delay: Double = 0
     ) {
         self.content = content
         self.beginTime = beginTime
@@ -44,7 +53,21 @@ public struct Animation: Equatable, Sendable {
         self.speed = speed
         self.timingFunction = timingFunction
         self.fillMode = fillMode
+        self.style = style
+        self.delay = delay
     }
+}
+
+/// The repeat rules an animation follows. They differ in three ways (semantics §3, §4.3).
+public enum AnimationStyle: String, Equatable, Sendable, CaseIterable {
+    /// CAMediaTiming: `repeatCount` counts cycles, and with `autoreverses` a cycle is forward and
+    /// back; the back half rewinds time (`e(1 − u)`); outside the active time `fillMode` decides.
+    case coreAnimation
+    /// SwiftUI `repeatCount(_:autoreverses:)` / `repeatForever`: `repeatCount` counts legs (a
+    /// reverse leg counts); a reversed leg plays the curve forward toward "from" (`1 − e(u)`);
+    /// `delay` holds at the start of every leg; before `beginTime` the "from" value shows and
+    /// after the last leg the "to" value (the model value SwiftUI animates to).
+    case swiftUI
 }
 
 /// What an animation drives.
@@ -56,6 +79,34 @@ public enum AnimationContent: Equatable, Sendable {
     /// CAAnimationGroup: children run in the group's local time and are clipped (not scaled) to
     /// the group's duration (semantics §4.4).
     case group([Animation])
+    /// CAKeyframeAnimation with a `path`: moves `position` along the path.
+    case path(PathAnimation)
+}
+
+/// A keyframe animation of `position` along a path (CAKeyframeAnimation `path`).
+public struct PathAnimation: Equatable, Sendable {
+    /// The path, in the coordinates of the animated layer's parent (as Core Animation reads it).
+    public var path: BezierPath
+    /// How time maps to distance: `paced`/`cubicPaced` (constant speed by arc length) or
+    /// `linear`/`cubic` (each path element gets an equal share of time, constant speed inside it).
+    public var calculationMode: CalculationMode
+    /// Whether the layer turns to follow the path's tangent.
+    public var rotationMode: RotationMode?
+
+    /// A path animation; see the properties.
+    public init(path: BezierPath, calculationMode: CalculationMode, rotationMode: RotationMode?) {
+        self.path = path
+        self.calculationMode = calculationMode
+        self.rotationMode = rotationMode
+    }
+}
+
+/// CAKeyframeAnimation `rotationMode`.
+public enum RotationMode: String, Equatable, Sendable, CaseIterable {
+    /// Turn to the path's tangent: heading `atan2(dy, dx)` added to the layer's rotation.
+    case auto
+    /// The tangent plus 180°.
+    case autoReverse
 }
 
 /// Keyframe data, already checked: array lengths agree with `calculationMode`.
@@ -91,6 +142,11 @@ public enum CalculationMode: String, Equatable, Sendable, CaseIterable {
     case discrete
     /// Constant speed by distance between values; `keyTimes` and `timingFunctions` ignored.
     case paced
+    /// A smooth Catmull-Rom spline through the values at their key times (Kochanek–Bartels with
+    /// zero tension, continuity and bias).
+    case cubic
+    /// The cubic spline traversed at constant speed; `keyTimes` and `timingFunctions` ignored.
+    case cubicPaced
 }
 
 /// CAMediaTiming `fillMode`: what an animation shows outside its active interval.

@@ -11,8 +11,18 @@ final class DecodeContext {
     private(set) var diagnostics: [Diagnostic] = []
     /// Parameter values in effect, by name.
     var parameters: [String: ParameterValue] = [:]
+    /// The preset's folder, against which relative file names (images) are resolved.
+    let directory: String
+    /// A text layer's declared `values`, handed from its geometry to its state.
+    var pendingTextValues: [String: Double] = [:]
+    /// Outlines of the named shape layers decoded so far, in their parents' coordinates (their
+    /// own model transform applied), for path animations that say `"path": "@name"`.
+    var namedPaths: [String: BezierPath] = [:]
 
-    init(file: String) { self.file = file }
+    init(file: String) {
+        self.file = file
+        self.directory = (file as NSString).deletingLastPathComponent
+    }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 

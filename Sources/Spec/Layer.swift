@@ -49,6 +49,168 @@ public enum ShapeGeometry: Equatable, Sendable {
     case path(BezierPath)
     /// No drawing of its own: a container. Box: `bounds` (defaults to the canvas rectangle).
     case group(bounds: Rect)
+    /// A container drawn `instanceCount` times, each copy transformed and delayed a step further
+    /// (CAReplicatorLayer). Box: `bounds`.
+    case replicator(bounds: Rect, replication: Replication)
+    /// One line of text. Box: an empty rectangle at the layer's origin, so `position` is where
+    /// the text goes and rotation and scale turn about that point; `anchorPoint` says which point
+    /// of the text's own box (advance width × ascent + descent) sits there.
+    case text(TextContent)
+    /// A PNG image drawn in a `size` box centred on `center` (points).
+    case image(ImageContent)
+}
+
+/// How a replicator copies its children (CAReplicatorLayer).
+public struct Replication: Equatable, Sendable {
+    /// Number of copies, ≥ 1 (`instanceCount`).
+    public var instanceCount: Int
+    /// Applied once more to each further copy, about the replicator's anchor: copy i gets it i
+    /// times (`instanceTransform`). Translation in points.
+    public var offset: Point
+    /// Rotation per copy in degrees, clockwise.
+    public var rotation: Double
+    /// Scale per copy.
+    public var scale: Point
+    /// Seconds each further copy lags behind (`instanceDelay`): copy i sees time t − i·delay.
+    public var instanceDelay: Double
+    /// Added to the opacity of each further copy (`instanceAlphaOffset`), usually ≤ 0.
+    public var instanceAlphaOffset: Double
+
+    /// A replication; see the properties.
+    public init(
+        instanceCount: Int, offset: Point = Point(x: 0, y: 0), rotation: Double = 0,
+        scale: Point = Point(x: 1, y: 1), instanceDelay: Double = 0, instanceAlphaOffset: Double = 0
+    ) {
+        self.instanceCount = instanceCount
+        self.offset = offset
+        self.rotation = rotation
+        self.scale = scale
+        self.instanceDelay = instanceDelay
+        self.instanceAlphaOffset = instanceAlphaOffset
+    }
+}
+
+/// A line of text and its font.
+public struct TextContent: Equatable, Sendable {
+    /// The text, with `{name}` or `{name:format}` placeholders filled from the layer's `values`
+    /// (`format`: `%d` truncates toward zero like Swift's `Int(x)`, `%.Nf` rounds like
+    /// `String(format:)`); `{{` and `}}` are literal braces.
+    public var template: String
+    /// Font family as fontconfig knows it (e.g. "Inter").
+    public var fontFamily: String
+    /// Font size in points, > 0.
+    public var fontSize: Double
+    /// Font weight.
+    public var fontWeight: FontWeight
+
+    /// A text; see the properties.
+    public init(template: String, fontFamily: String, fontSize: Double, fontWeight: FontWeight) {
+        self.template = template
+        self.fontFamily = fontFamily
+        self.fontSize = fontSize
+        self.fontWeight = fontWeight
+    }
+}
+
+/// Font weights by SwiftUI's names, with their OpenType weight classes.
+public enum FontWeight: String, Equatable, Sendable, CaseIterable {
+    /// 100.
+    case ultraLight
+    /// 200.
+    case thin
+    /// 300.
+    case light
+    /// 400.
+    case regular
+    /// 500.
+    case medium
+    /// 600.
+    case semibold
+    /// 700.
+    case bold
+    /// 800.
+    case heavy
+    /// 900.
+    case black
+
+    /// The OpenType weight class, 100…900.
+    public var weightClass: Int {
+        switch self {
+        case .ultraLight: 100
+        case .thin: 200
+        case .light: 300
+        case .regular: 400
+        case .medium: 500
+        case .semibold: 600
+        case .bold: 700
+        case .heavy: 800
+        case .black: 900
+        }
+    }
+}
+
+/// A PNG image placed on the canvas.
+public struct ImageContent: Equatable, Sendable {
+    /// The file's path as written in the preset (relative to the preset's folder).
+    public var file: String
+    /// The file's absolute or working-directory-relative path, resolved at load time.
+    public var resolvedPath: String
+    /// Centre of the image box in layer coordinates (points).
+    public var center: Point
+    /// Size of the image box in points (default: the PNG's pixel size).
+    public var size: Point
+
+    /// An image; see the properties.
+    public init(file: String, resolvedPath: String, center: Point, size: Point) {
+        self.file = file
+        self.resolvedPath = resolvedPath
+        self.center = center
+        self.size = size
+    }
+}
+
+/// One SwiftUI `rotation3DEffect`: a rotation about an axis through the anchor, seen with
+/// perspective, then flattened to a 2D projective transform (semantics §6).
+public struct Rotation3D: Equatable, Sendable {
+    /// Angle in degrees (right-handed about `axis`, +z toward the viewer).
+    public var angle: Double
+    /// Rotation axis (x, y, z); need not be normalised, must not be zero.
+    public var axis: Vector3
+    /// Anchor in unit coordinates of the layer's box (default centre).
+    public var anchor: Point
+    /// Anchor depth in points (default 0).
+    public var anchorZ: Double
+    /// Perspective strength: m34 = −perspective / max(width, height) of the box (default 1).
+    public var perspective: Double
+
+    /// An effect; see the properties for units and defaults.
+    public init(
+        angle: Double, axis: Vector3, anchor: Point = Point(x: 0.5, y: 0.5), anchorZ: Double = 0,
+        perspective: Double = 1
+    ) {
+        self.angle = angle
+        self.axis = axis
+        self.anchor = anchor
+        self.anchorZ = anchorZ
+        self.perspective = perspective
+    }
+}
+
+/// A 3D direction.
+public struct Vector3: Equatable, Sendable {
+    /// x component.
+    public var x: Double
+    /// y component.
+    public var y: Double
+    /// z component.
+    public var z: Double
+
+    /// A vector from its components.
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
 }
 
 /// How the inside of a path is decided for filling.
@@ -124,6 +286,16 @@ public struct LayerState: Equatable, Sendable {
     /// End of the stroked part as a fraction of path length (default 1); clamped like
     /// `strokeStart` when drawing.
     public var strokeEnd: Double
+    /// SwiftUI `rotation3DEffect`s, innermost (nearest the view, applied first) first.
+    public var rotation3D: [Rotation3D]
+    /// Extra rotation in degrees set by a path animation's `rotationMode` (heading of the path);
+    /// added to `rotation`. Not written in presets.
+    public var pathRotation: Double
+    /// Named numbers a text layer's placeholders show (`values.NAME` key paths animate them).
+    public var values: [String: Double]
+    /// A shape, in the layer's coordinates, that children are clipped to (groups and
+    /// replicators; SwiftUI `clipShape`). `nil` = no clip.
+    public var clip: ShapeGeometry?
 
     /// Defaults as in Core Animation: no fill, no stroke, line width 1, butt caps, miter joins,
     /// miter limit 10, opacity 1, strokeStart 0, strokeEnd 1, anchor at the centre.
@@ -147,6 +319,10 @@ public struct LayerState: Equatable, Sendable {
         self.lineDashPhase = 0
         self.strokeStart = 0
         self.strokeEnd = 1
+        self.rotation3D = []
+        self.pathRotation = 0
+        self.values = [:]
+        self.clip = nil
     }
 }
 
@@ -174,8 +350,14 @@ extension LayerState {
             return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
         case .path(let path):
             return path.bounds ?? Rect(x: 0, y: 0, width: 0, height: 0)
-        case .group(let bounds):
+        case .group(let bounds), .replicator(let bounds, _):
             return bounds
+        case .text:
+            return Rect(x: 0, y: 0, width: 0, height: 0)
+        case .image(let image):
+            return Rect(
+                x: image.center.x - image.size.x / 2, y: image.center.y - image.size.y / 2,
+                width: image.size.x, height: image.size.y)
         }
     }
 

@@ -6,11 +6,12 @@ import Geometry
 extension PresetDecoder {
     static let timingKeys = [
         "beginTime", "duration", "repeatCount", "repeatDuration", "autoreverses", "speed",
-        "timingFunction", "fillMode",
+        "timingFunction", "fillMode", "style", "delay",
     ]
     static let basicKeys = ["keyPath", "fromValue", "toValue", "byValue"]
     static let keyframeKeys = ["keyPath", "values", "keyTimes", "timingFunctions", "calculationMode"]
     static let groupKeys = ["animations"]
+    static let pathKeys = ["keyPath", "path", "calculationMode", "rotationMode"]
 
     /// Decodes one animation for a layer whose model values are `layer`.
     /// `inheritedDuration` is the enclosing group's duration (children without their own
@@ -20,7 +21,18 @@ extension PresetDecoder {
     ) -> Animation? {
         guard let o = context.object(value, path, what: "an animation object") else { return nil }
         let isGroup = o.object["animations"] != nil
-        let isKeyframes = o.object["values"] != nil
+        let isPath = !isGroup && o.object["path"] != nil
+        let isKeyframes = !isGroup && !isPath && o.object["values"] != nil
+        let style =
+            o.value("style").flatMap { context.enumeration($0, o.path("style"), as: AnimationStyle.self) }
+            ?? .coreAnimation
+        if style == .swiftUI, isGroup || inheritedDuration != nil {
+            context.error(
+                o.path("style"), o.object["style"]?.location,
+                "animation groups and their children follow Core Animation; style \"swiftUI\" applies to top-level animations"
+            )
+        }
+        let timingFunction = o.value("timingFunction").flatMap { timing($0, o.path("timingFunction")) } ?? .linear
 
         // Timing (CAMediaTiming).
         let beginTime = o.number("beginTime", where: { $0.isFinite }, expected: "seconds") ?? 0
@@ -28,6 +40,9 @@ extension PresetDecoder {
         if duration == nil, o.object["duration"] == nil {
             if let inheritedDuration {
                 duration = inheritedDuration
+            } else if let spring = timingFunction.spring {
+                // A spring leg lasts until it settles (semantics §2.4).
+                duration = spring.settlingDuration()
             } else {
                 context.error(
                     path, o.location,
@@ -52,6 +67,24 @@ extension PresetDecoder {
             }
         }
         let repeatDuration = o.number("repeatDuration", where: { $0 > 0 }, expected: "seconds > 0")
+        if repeatDuration != nil, style == .swiftUI {
+            context.error(
+                o.path("repeatDuration"), o.object["repeatDuration"]?.location,
+                "repeatDuration is Core Animation's; with style \"swiftUI\" give repeatCount (legs)")
+        }
+        var delay = 0.0
+        if let dv = o.value("delay") {
+            if style != .swiftUI {
+                context.error(
+                    o.path("delay"), dv.location,
+                    "delay is SwiftUI's hold at the start of every leg and needs \"style\": \"swiftUI\"; for a one-off start delay use beginTime"
+                )
+            } else if let d = context.number(
+                dv, o.path("delay"), where: { $0 >= 0 && $0 <= 600 }, expected: "seconds ≥ 0")
+            {
+                delay = d
+            }
+        }
         if repeatDuration != nil, o.object["repeatCount"] != nil {
             context.error(
                 o.path("repeatDuration"), o.object["repeatDuration"]?.location,
@@ -59,7 +92,12 @@ extension PresetDecoder {
         }
         let autoreverses = o.bool("autoreverses") ?? false
         let speed = o.number("speed", where: { $0 > 0 && $0 <= 1000 }, expected: "a speed > 0") ?? 1
-        let timingFunction = o.value("timingFunction").flatMap { timing($0, o.path("timingFunction")) } ?? .linear
+        if style == .swiftUI, let fv = o.object["fillMode"] {
+            context.warning(
+                o.path("fillMode"), fv.location,
+                "fillMode is ignored with style \"swiftUI\" (SwiftUI shows the from value before and the to value after)"
+            )
+        }
         let fillMode =
             o.value("fillMode").flatMap { context.enumeration($0, o.path("fillMode"), as: FillMode.self) } ?? .removed
 
@@ -82,6 +120,16 @@ extension PresetDecoder {
             o.finish(
                 context: "an animation group", known: known,
                 misplaced: ["keyPath": "a group has no keyPath; its children do"])
+        } else if isPath {
+            known = Self.timingKeys + Self.pathKeys
+            content = pathAnimation(o, layer: layer).map { .path($0) }
+            o.finish(
+                context: "a path animation", known: known,
+                misplaced: [
+                    "values":
+                        "a path animation moves along \"path\"; values are ignored by Core Animation when a path is set",
+                    "keyTimes": "keyTimes are not used with a path here; use calculationMode paced or linear",
+                ])
         } else if isKeyframes {
             known = Self.timingKeys + Self.keyframeKeys
             if let property = keyPath(o, layer: layer) {
@@ -117,7 +165,61 @@ extension PresetDecoder {
         return Animation(
             content: content, beginTime: beginTime, duration: duration, repeatCount: repeatCount,
             repeatDuration: repeatDuration, autoreverses: autoreverses, speed: speed,
-            timingFunction: timingFunction, fillMode: fillMode)
+            timingFunction: timingFunction, fillMode: fillMode, style: style, delay: delay)
+    }
+
+    /// A CAKeyframeAnimation with `path`: position along SVG path data or along an earlier
+    /// layer's outline (`"@name"`, as it appears in that layer's parent).
+    private func pathAnimation(_ o: ObjectReader, layer: LayerState) -> PathAnimation? {
+        if let kv = o.value("keyPath") {
+            if case .string(let s) = kv.kind, s == "position" {
+                // the only key path a path drives
+            } else {
+                context.error(
+                    o.path("keyPath"), kv.location, "a path animation drives \"position\", found \(kv.shortDescription)"
+                )
+            }
+        }
+        guard let pv = o.value("path"), let text = context.string(pv, o.path("path")) else { return nil }
+        var path: BezierPath?
+        if text.hasPrefix("@") {
+            let name = String(text.dropFirst())
+            if let found = context.namedPaths[name] {
+                path = found
+            } else {
+                var message =
+                    "no shape layer named \"\(name)\" before this animation (a path reference names an earlier layer)"
+                if let near = suggestion(for: name, among: context.namedPaths.keys.sorted()) {
+                    message += "; did you mean \"@\(near)\"?"
+                }
+                context.error(o.path("path"), pv.location, message)
+            }
+        } else {
+            do {
+                path = try BezierPath(svgPathData: text)
+            } catch {
+                context.error(o.path("path"), pv.location, "invalid SVG path data: \(error.message)")
+            }
+        }
+        let mode =
+            o.value("calculationMode").flatMap {
+                context.enumeration($0, o.path("calculationMode"), as: CalculationMode.self)
+            } ?? .linear
+        if mode == .discrete {
+            context.error(
+                o.path("calculationMode"), o.object["calculationMode"]?.location,
+                "a path animation moves continuously; use paced, linear, cubic or cubicPaced")
+            return nil
+        }
+        let rotation = o.value("rotationMode").flatMap {
+            context.enumeration($0, o.path("rotationMode"), as: RotationMode.self)
+        }
+        guard let path else { return nil }
+        guard PathMeasure(path).length > 0 else {
+            context.error(o.path("path"), pv.location, "the path has no length to move along")
+            return nil
+        }
+        return PathAnimation(path: path, calculationMode: mode, rotationMode: rotation)
     }
 
     private func keyPath(_ o: ObjectReader, layer: LayerState) -> AnimatableProperty? {
@@ -132,9 +234,9 @@ extension PresetDecoder {
             return nil
         }
         let aliases = ["transform.scale": "scale", "transform.scale.x": "scale.x", "transform.scale.y": "scale.y"]
-        guard let property = AnimatableProperty(rawValue: aliases[s] ?? s) else {
+        guard let property = AnimatableProperty(keyPath: aliases[s] ?? s) else {
             var message = "unknown keyPath \"\(s)\""
-            if let near = suggestion(for: s, among: AnimatableProperty.allCases.map(\.rawValue)) {
+            if let near = suggestion(for: s, among: AnimatableProperty.knownKeyPaths) {
                 message += "; did you mean \"\(near)\"?"
             }
             context.error(o.path("keyPath"), v.location, message)
@@ -145,7 +247,24 @@ extension PresetDecoder {
                 o.path("keyPath"), v.location, "keyPath \"\(s)\" does not exist on \(layer.shape.kindName) layers")
             return nil
         }
-        return property
+        switch property {
+        case .rotation3DAngle(let i) where i >= layer.rotation3D.count:
+            let have = layer.rotation3D.count
+            context.error(
+                o.path("keyPath"), v.location,
+                "keyPath \"\(s)\" needs rotation3D effect \(i) but the layer has \(have == 0 ? "no rotation3D" : "\(have)")"
+            )
+            return nil
+        case .value(let name) where layer.values[name] == nil:
+            var message = "keyPath \"\(s)\": the text layer declares no value \"\(name)\" in \"values\""
+            if let near = suggestion(for: name, among: layer.values.keys.sorted()) {
+                message += "; did you mean \"values.\(near)\"?"
+            }
+            context.error(o.path("keyPath"), v.location, message)
+            return nil
+        default:
+            return property
+        }
     }
 
     /// A value of the key path's kind.
@@ -230,7 +349,7 @@ extension PresetDecoder {
         var keyTimes: [Double] = []
         var timingFunctions: [TimingFunction] = []
         switch mode {
-        case .linear, .discrete:
+        case .linear, .discrete, .cubic:
             let expectedCount = mode == .discrete ? n + 1 : n
             if let kv = o.value("keyTimes") {
                 guard let kt = keyTimeArray(kv, o.path("keyTimes")) else { return nil }
@@ -268,10 +387,10 @@ extension PresetDecoder {
                     timingFunctions = fns
                 }
             }
-            if timingFunctions.isEmpty, mode == .linear {
+            if timingFunctions.isEmpty, mode != .discrete {
                 timingFunctions = Array(repeating: .linear, count: n - 1)
             }
-        case .paced:
+        case .paced, .cubicPaced:
             for key in ["keyTimes", "timingFunctions"] {
                 if let ignored = o.value(key) {
                     context.warning(
@@ -328,34 +447,17 @@ extension PresetDecoder {
         guard case .string(let s) = v.kind else {
             context.error(
                 path, v.location,
-                "expected a timing function name or \"cubicBezier(x1, y1, x2, y2)\", found \(v.shortDescription)")
+                "expected a timing function such as \"easeInOut\", \"cubicBezier(x1, y1, x2, y2)\" or \"spring\", found \(v.shortDescription)"
+            )
             return nil
         }
-        if let named = TimingFunction.named.first(where: { $0.name == s }) { return named.function }
-        let trimmed = s.replacingOccurrences(of: " ", with: "")
-        if trimmed.hasPrefix("cubicBezier(") && trimmed.hasSuffix(")") {
-            let inner = trimmed.dropFirst("cubicBezier(".count).dropLast()
-            let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
-            guard parts.count == 4, let x1 = parts[0], let y1 = parts[1], let x2 = parts[2], let y2 = parts[3],
-                [x1, y1, x2, y2].allSatisfy(\.isFinite)
-            else {
-                context.error(
-                    path, v.location, "expected cubicBezier(x1, y1, x2, y2) with four numbers, found \"\(s)\"")
-                return nil
-            }
-            guard (0...1).contains(x1), (0...1).contains(x2) else {
-                context.error(
-                    path, v.location,
-                    "cubicBezier x1 and x2 must lie in 0…1 (time cannot run backwards), found \"\(s)\"")
-                return nil
-            }
-            return .cubicBezier(x1: x1, y1: y1, x2: x2, y2: y2)
+        switch TimingFunctionSyntax.parse(s) {
+        case .success(let function):
+            return function
+        case .failure(let problem):
+            context.error(path, v.location, problem.message)
+            return nil
         }
-        let names = TimingFunction.named.map(\.name)
-        var message = "unknown timing function \"\(s)\"; expected \(names.quotedList) or cubicBezier(x1, y1, x2, y2)"
-        if let near = suggestion(for: s, among: names) { message += "; did you mean \"\(near)\"?" }
-        context.error(path, v.location, message)
-        return nil
     }
 }
 
@@ -369,8 +471,9 @@ extension AnimatableValue {
         }
     }
 
-    /// Distance used by paced keyframes; nil for booleans and mismatched kinds.
-    func distance(to other: AnimatableValue) -> Double? {
+    /// Distance used by paced keyframes: absolute difference for numbers, Euclidean for points
+    /// and colour channels; nil for booleans and mismatched kinds.
+    public func distance(to other: AnimatableValue) -> Double? {
         switch (self, other) {
         case let (.number(a), .number(b)): return abs(b - a)
         case let (.point(a), .point(b)): return ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
@@ -394,6 +497,9 @@ extension ShapeGeometry {
         case .polygon: "polygon"
         case .path: "path"
         case .group: "group"
+        case .replicator: "replicator"
+        case .text: "text"
+        case .image: "image"
         }
     }
 }

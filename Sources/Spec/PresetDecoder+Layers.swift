@@ -4,7 +4,7 @@ import Geometry
 
 /// Layer kinds the format knows, with the geometry keys each one takes.
 enum LayerType: String, CaseIterable {
-    case circle, ellipse, rect, arc, line, polygon, path, group
+    case circle, ellipse, rect, arc, line, polygon, path, group, replicator, text, image
 
     var geometryKeys: [String] {
         switch self {
@@ -15,11 +15,19 @@ enum LayerType: String, CaseIterable {
         case .line: ["from", "to"]
         case .polygon: ["points", "closed"]
         case .path: ["d"]
-        case .group: ["layers", "bounds"]
+        case .group: ["layers", "bounds", "clip"]
+        case .replicator:
+            ["layers", "bounds", "clip", "instanceCount", "instanceTransform", "instanceDelay", "instanceAlphaOffset"]
+        case .text: ["text", "font", "values", "color"]
+        case .image: ["file", "center", "size"]
         }
     }
 
-    var paints: Bool { self != .group }
+    /// Whether the layer draws a path with fill and stroke.
+    var paints: Bool { ![.group, .replicator, .text, .image].contains(self) }
+
+    /// Whether the layer holds child layers.
+    var isContainer: Bool { self == .group || self == .replicator }
 
     /// Geometry of this type with neutral values, used when the real one has errors.
     func placeholder(_ canvas: Rect) -> ShapeGeometry {
@@ -33,6 +41,9 @@ enum LayerType: String, CaseIterable {
         case .polygon: return .polygon(points: [zero, zero], closed: true)
         case .path: return .path(BezierPath())
         case .group: return .group(bounds: canvas)
+        case .replicator: return .replicator(bounds: canvas, replication: Replication(instanceCount: 1))
+        case .text: return .text(TextContent(template: "", fontFamily: "Inter", fontSize: 1, fontWeight: .regular))
+        case .image: return .image(ImageContent(file: "", resolvedPath: "", center: zero, size: zero))
         }
     }
 }
@@ -40,7 +51,7 @@ enum LayerType: String, CaseIterable {
 extension PresetDecoder {
     static let commonLayerKeys = [
         "type", "name", "position", "anchorPoint", "offset", "rotation", "scale", "opacity",
-        "hidden", "animations",
+        "hidden", "rotation3D", "animations",
     ]
     static let paintKeys = ["fill", "stroke", "strokeStart", "strokeEnd"]
 
@@ -67,7 +78,7 @@ extension PresetDecoder {
         let what = "a \(type.rawValue) layer"
         let name = o.string("name")
 
-        let shape = decodeGeometry(type, o, canvasRect: canvasRect)
+        let shape = decodeShapeGeometry(type, o, canvasRect: canvasRect)
         // With broken geometry, keep decoding the rest against a stand-in of the same type so
         // every other problem is still reported (and none invented).
         var state = LayerState(shape: shape ?? type.placeholder(canvasRect))
@@ -81,14 +92,26 @@ extension PresetDecoder {
             state.opacity = a
         }
         if let h = o.bool("hidden") { state.hidden = h }
+        if let v = o.value("rotation3D") {
+            state.rotation3D = decodeRotation3D(v, o.path("rotation3D"))
+        }
 
         if type.paints {
             decodePaint(o, into: &state)
         }
+        if type == .text {
+            decodeTextPaint(o, into: &state)
+        }
 
         var children: [Layer] = []
-        if type == .group, let v = o.value("layers"), case .group(let bounds) = state.shape {
-            children = decodeLayers(v, o.path("layers"), groupBounds: bounds)
+        if type.isContainer {
+            let bounds = state.box
+            if let v = o.value("layers") {
+                children = decodeLayers(v, o.path("layers"), groupBounds: bounds)
+            }
+            if let v = o.value("clip") {
+                state.clip = decodeClip(v, o.path("clip"), canvasRect: bounds)
+            }
         }
 
         var animations: [Animation] = []
@@ -111,18 +134,25 @@ extension PresetDecoder {
                 misplaced[key] = "it belongs to \(owners.joined(separator: ", ")) layers"
             }
         }
-        if !type.paints {
+        if type.isContainer {
             for key in Self.paintKeys {
-                misplaced[key] = "groups draw nothing themselves; put it on the shapes inside"
+                misplaced[key] = "\(type.rawValue)s draw nothing themselves; put it on the shapes inside"
+            }
+        } else if !type.paints {
+            for key in Self.paintKeys where !known.contains(key) {
+                misplaced[key] = "\(type.rawValue) layers take no fill, stroke or trim"
             }
         }
         o.finish(context: what, known: known, misplaced: misplaced)
         guard shape != nil else { return nil }
+        if let name, state.shape.isShape {
+            context.namedPaths[name] = state.shape.path.applying(state.transform)
+        }
         return Layer(name: name, state: state, animations: animations, children: children)
     }
 
     /// The shape's geometry; nil (with errors reported) when a required key is missing or bad.
-    private func decodeGeometry(_ type: LayerType, _ o: ObjectReader, canvasRect: Rect)
+    func decodeShapeGeometry(_ type: LayerType, _ o: ObjectReader, canvasRect: Rect)
         -> ShapeGeometry?
     {
         let nonNegative = { (key: String, what: String) -> Double? in
@@ -202,7 +232,7 @@ extension PresetDecoder {
                 context.error(o.path("d"), v.location, "invalid SVG path data: \(error.message)")
                 return nil
             }
-        case .group:
+        case .group, .replicator:
             var bounds = canvasRect
             if let v = o.value("bounds") {
                 if case .array(let items) = v.kind, items.count == 4 {
@@ -223,7 +253,15 @@ extension PresetDecoder {
                         o.path("bounds"), v.location, "expected [x, y, width, height], found \(v.shortDescription)")
                 }
             }
+            if type == .replicator {
+                guard let replication = decodeReplication(o) else { return nil }
+                return .replicator(bounds: bounds, replication: replication)
+            }
             return .group(bounds: bounds)
+        case .text:
+            return decodeText(o)
+        case .image:
+            return decodeImage(o)
         }
     }
 

@@ -3,16 +3,20 @@
 public import Spec
 
 extension Animation {
-    /// Length of one repeat cycle in the animation's local time (seconds): `duration`, or
-    /// `2 · duration` with `autoreverses` (Core Animation: one cycle is forward and back,
-    /// semantics §4.3).
-    public var cycleLength: Double { autoreverses ? 2 * duration : duration }
+    /// Length of one leg in local seconds: `duration`, plus `delay` in SwiftUI style.
+    public var legLength: Double { style == .swiftUI ? delay + duration : duration }
 
-    /// Total active time in local seconds: `repeatDuration`, or `repeatCount · cycleLength`;
-    /// `.infinity` when the animation repeats forever.
+    /// Length of one repeat cycle in the animation's local time (seconds): a leg, or two with
+    /// `autoreverses` (Core Animation: one cycle is forward and back, semantics §4.3; SwiftUI: a
+    /// forward and a reverse leg).
+    public var cycleLength: Double { autoreverses ? 2 * legLength : legLength }
+
+    /// Total active time in local seconds: `repeatDuration`, or `repeatCount` cycles (Core
+    /// Animation) or legs (SwiftUI); `.infinity` when the animation repeats forever.
     public var activeDuration: Double {
         if let repeatDuration { return repeatDuration }
-        return repeatCount.isInfinite ? .infinity : repeatCount * cycleLength
+        if repeatCount.isInfinite { return .infinity }
+        return style == .swiftUI ? repeatCount * legLength : repeatCount * cycleLength
     }
 
     /// Whether the animation never ends.
@@ -39,6 +43,7 @@ extension Animation {
     /// - Returns: the eased progress (usually 0…1), or `nil` when the animation is not active
     ///   and does not fill at `t`.
     public func progress(at t: Double) -> Double? {
+        if style == .swiftUI { return swiftUIProgress(at: t) }
         var local = (t - beginTime) * speed
         let active = activeDuration
         let cycle = cycleLength
@@ -61,6 +66,21 @@ extension Animation {
             simple = 2 * duration - cycleTime
         }
         let u = min(max(simple / duration, 0), 1)
-        return timingFunction.progress(u)
+        return timingFunction.progress(u, duration: duration)
+    }
+
+    /// SwiftUI's repeat rules (semantics §3): leg k starts at `k · legLength`, holds for `delay`,
+    /// then moves for `duration`; reversed legs (odd k with `autoreverses`) give `1 − e(u)`.
+    /// Before `beginTime` the "from" value shows (0), after the last leg the "to" value (1).
+    func swiftUIProgress(at t: Double) -> Double {
+        let local = (t - beginTime) * speed
+        guard local > 0 else { return 0 }
+        guard local < activeDuration else { return 1 }
+        let leg = (local / legLength).rounded(.down)
+        let within = local - leg * legLength
+        let u = within <= delay ? 0 : min((within - delay) / duration, 1)
+        let eased = timingFunction.progress(u, duration: duration)
+        let reversed = autoreverses && Int(leg.truncatingRemainder(dividingBy: 2)) == 1
+        return reversed ? 1 - eased : eased
     }
 }

@@ -26,15 +26,16 @@ public struct FrameScene: Equatable, Sendable {
 
 /// One visible layer: where it is, how opaque, and what it draws.
 public struct SceneNode: Equatable, Sendable {
-    /// Maps the node's own coordinates to its parent's (points).
-    public var transform: AffineTransform
+    /// Maps the node's own coordinates to its parent's (points); projective when the layer has
+    /// rotation3D effects, affine otherwise.
+    public var transform: ProjectiveTransform
     /// Opacity 0…1 applied to the node's drawing as a whole (children composited first).
     public var opacity: Double
     /// What the node draws.
     public var content: SceneContent
 
     /// A node; see the properties.
-    public init(transform: AffineTransform, opacity: Double, content: SceneContent) {
+    public init(transform: ProjectiveTransform, opacity: Double, content: SceneContent) {
         self.transform = transform
         self.opacity = opacity
         self.content = content
@@ -45,8 +46,56 @@ public struct SceneNode: Equatable, Sendable {
 public enum SceneContent: Equatable, Sendable {
     /// A filled and/or stroked path.
     case shape(ShapeDrawing)
-    /// Child nodes, back to front.
-    case group([SceneNode])
+    /// Child nodes, back to front, clipped to `clip` (node coordinates) when it is set.
+    case group([SceneNode], clip: BezierPath?)
+    /// A line of text.
+    case text(TextDrawing)
+    /// A PNG image.
+    case image(ImageDrawing)
+}
+
+/// A line of text, ready to draw: placeholders already filled.
+public struct TextDrawing: Equatable, Sendable {
+    /// The text.
+    public var string: String
+    /// Font family (fontconfig name).
+    public var fontFamily: String
+    /// Font size in points.
+    public var fontSize: Double
+    /// Font weight.
+    public var fontWeight: FontWeight
+    /// Colour (straight alpha).
+    public var color: RGBAColor
+    /// Which point of the text's box (advance width × ascent + descent, unit coordinates) sits at
+    /// the node's origin.
+    public var anchor: Point
+
+    /// A text drawing; see the properties.
+    public init(
+        string: String, fontFamily: String, fontSize: Double, fontWeight: FontWeight, color: RGBAColor,
+        anchor: Point
+    ) {
+        self.string = string
+        self.fontFamily = fontFamily
+        self.fontSize = fontSize
+        self.fontWeight = fontWeight
+        self.color = color
+        self.anchor = anchor
+    }
+}
+
+/// A PNG image stretched over a rectangle.
+public struct ImageDrawing: Equatable, Sendable {
+    /// The file to draw (resolved path).
+    public var file: String
+    /// Where it goes, in node coordinates (points).
+    public var rect: Rect
+
+    /// An image drawing; see the properties.
+    public init(file: String, rect: Rect) {
+        self.file = file
+        self.rect = rect
+    }
 }
 
 /// A path with its paint, in the node's coordinates.

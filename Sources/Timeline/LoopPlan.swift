@@ -125,9 +125,25 @@ extension LoopPlan {
         return LoopPlan(period: period, start: start, frameCount: count, fps: fps, source: source)
     }
 
-    /// Every animation attached directly to a layer (group children ride on their group).
-    static func topLevelAnimations(_ layers: [Layer]) -> [Animation] {
-        layers.flatMap { $0.animations + topLevelAnimations($0.children) }
+    /// Every animation attached directly to a layer (group children ride on their group). Inside
+    /// a replicator the last copy starts `(instanceCount − 1) · instanceDelay` later, so that lag
+    /// is added to `beginTime` for the steady-state rule.
+    static func topLevelAnimations(_ layers: [Layer], lag: Double = 0) -> [Animation] {
+        layers.flatMap { layer -> [Animation] in
+            var own = layer.animations
+            if lag > 0 {
+                own = own.map { a in
+                    var shifted = a
+                    shifted.beginTime += lag
+                    return shifted
+                }
+            }
+            var childLag = lag
+            if case .replicator(_, let r) = layer.state.shape {
+                childLag += Double(max(r.instanceCount - 1, 0)) * r.instanceDelay
+            }
+            return own + topLevelAnimations(layer.children, lag: childLag)
+        }
     }
 }
 

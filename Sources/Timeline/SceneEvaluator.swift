@@ -20,15 +20,56 @@ public enum SceneEvaluator {
         let state = AnimationEvaluator.presentation(of: layer.state, animations: layer.animations, at: t)
         guard !state.hidden, state.opacity > 0 else { return nil }
         let content: SceneContent
-        if case .group = state.shape {
+        switch state.shape {
+        case .group:
             let children = layer.children.compactMap { node(for: $0, at: t) }
             guard !children.isEmpty else { return nil }
-            content = .group(children)
-        } else {
+            content = .group(children, clip: state.clip?.path)
+        case .replicator(_, let replication):
+            let copies = instances(of: layer.children, replication, anchor: state.anchorLocation, at: t)
+            guard !copies.isEmpty else { return nil }
+            content = .group(copies, clip: state.clip?.path)
+        case .text(let text):
+            guard case .success(let parts) = TextTemplate.parse(text.template) else { return nil }
+            let string = TextTemplate.render(parts, values: state.values)
+            guard !string.isEmpty, let color = state.fillColor, color.alpha > 0 else { return nil }
+            content = .text(
+                TextDrawing(
+                    string: string, fontFamily: text.fontFamily, fontSize: text.fontSize,
+                    fontWeight: text.fontWeight, color: color, anchor: state.anchorPoint))
+        case .image(let image):
+            guard image.size.x > 0, image.size.y > 0 else { return nil }
+            content = .image(ImageDrawing(file: image.resolvedPath, rect: state.box))
+        default:
             guard let drawing = drawing(for: state) else { return nil }
             content = .shape(drawing)
         }
-        return SceneNode(transform: state.transform, opacity: min(state.opacity, 1), content: content)
+        return SceneNode(transform: state.projectiveTransform, opacity: min(state.opacity, 1), content: content)
+    }
+
+    /// CAReplicatorLayer: copy i of the children is transformed by the instance transform i
+    /// times (about the replicator's anchor), sees time `t − i·instanceDelay`, and has opacity
+    /// `1 + i·instanceAlphaOffset`.
+    static func instances(of children: [Layer], _ r: Replication, anchor: Point, at t: Double) -> [SceneNode] {
+        let step = AffineTransform.translation(x: -anchor.x, y: -anchor.y)
+            .concatenating(.scale(x: r.scale.x, y: r.scale.y))
+            .concatenating(.rotation(degrees: r.rotation))
+            .concatenating(.translation(x: anchor.x + r.offset.x, y: anchor.y + r.offset.y))
+        var transform = AffineTransform.identity
+        var nodes: [SceneNode] = []
+        for i in 0..<r.instanceCount {
+            let opacity = min(max(1 + Double(i) * r.instanceAlphaOffset, 0), 1)
+            let time = t - Double(i) * r.instanceDelay
+            let copies = children.compactMap { node(for: $0, at: time) }
+            if opacity > 0, !copies.isEmpty {
+                nodes.append(
+                    SceneNode(
+                        transform: ProjectiveTransform(transform), opacity: opacity, content: .group(copies, clip: nil))
+                )
+            }
+            transform = transform.concatenating(step)
+        }
+        return nodes
     }
 
     /// Paths and paint of a shape layer; nil when it paints nothing.
@@ -67,41 +108,14 @@ public enum SceneEvaluator {
 }
 
 extension LayerState {
-    /// Maps the layer's coordinates to its parent's: move the anchor to the origin, scale, rotate
-    /// (degrees, clockwise on screen), move to `position` (default: back to the anchor), then
-    /// translate by `offset`.
-    public var transform: AffineTransform {
-        let anchor = anchorLocation
-        let target = position ?? anchor
-        return AffineTransform.translation(x: -anchor.x, y: -anchor.y)
-            .concatenating(.scale(x: scale.x, y: scale.y))
-            .concatenating(.rotation(degrees: rotation))
-            .concatenating(.translation(x: target.x + offset.x, y: target.y + offset.y))
-    }
-}
-
-extension ShapeGeometry {
-    /// The outline in the layer's coordinates, starting where Core Animation / SwiftUI start it
-    /// (circles and ellipses at 3 o'clock, clockwise). Empty for groups.
-    public var path: BezierPath {
-        switch self {
-        case .circle(let c, let r):
-            return .circle(center: c, radius: r)
-        case .ellipse(let c, let s):
-            return .ellipse(center: c, radiusX: s.x / 2, radiusY: s.y / 2)
-        case .rect(let c, let s, let r):
-            return .rect(
-                Rect(x: c.x - s.x / 2, y: c.y - s.y / 2, width: s.x, height: s.y), cornerRadius: r)
-        case .arc(let c, let r, let a, let b, let cw):
-            return .arc(center: c, radius: r, startAngle: a, endAngle: b, clockwise: cw)
-        case .line(let a, let b):
-            return .line(from: a, to: b)
-        case .polygon(let points, let closed):
-            return .polygon(points, closed: closed)
-        case .path(let p):
-            return p
-        case .group:
-            return BezierPath(elements: [])
+    /// The full layer-to-parent transform: the rotation3D effects first (innermost first, each
+    /// flattened to 3×3 as SwiftUI does), then the 2D `transform`.
+    public var projectiveTransform: ProjectiveTransform {
+        var result = ProjectiveTransform.identity
+        let box = self.box
+        for effect in rotation3D {
+            result = result.concatenating(effect.projection(in: box))
         }
+        return result.concatenating(ProjectiveTransform(transform))
     }
 }

@@ -3,17 +3,25 @@
 public import Spec
 
 extension TimingFunction {
-    /// Progress `p` for the elapsed fraction `u` of one pass.
+    /// Progress `p` for the elapsed fraction `u` of one pass lasting `duration` seconds.
     ///
     /// `u` outside 0…1 is clamped. For a cubic Bézier this solves `x(s) = u` for the curve
     /// parameter `s` (Newton's method, falling back to bisection, to 1e-9 in x; semantics.md §1
-    /// asks for ≤ 1e-7) and returns `y(s)`. Reference values (semantics §1): easeOut(0.5) =
-    /// 0.6846, easeIn(0.25) = 0.0935, easeInOut(0.5) = 0.5, default(0.1) = 0.0948.
-    /// - Parameter u: elapsed fraction of the pass, 0…1.
-    /// - Returns: progress, usually 0…1 (may overshoot when y1 or y2 lie outside 0…1).
-    public func progress(_ u: Double) -> Double {
+    /// asks for ≤ 1e-7) and returns `y(s)`; `duration` does not matter. Reference values
+    /// (semantics §1): easeOut(0.5) = 0.6846, easeIn(0.25) = 0.0935, easeInOut(0.5) = 0.5,
+    /// default(0.1) = 0.0948.
+    ///
+    /// A spring follows real time: `p = x(u · duration)` (`Spring.value(at:)`), and the pass
+    /// ends exactly at 1 so a repeated leg starts from rest.
+    /// - Parameters:
+    ///   - u: elapsed fraction of the pass, 0…1.
+    ///   - duration: the pass's length in seconds (springs only).
+    /// - Returns: progress, usually 0…1 (may overshoot for springs and for y1, y2 outside 0…1).
+    public func progress(_ u: Double, duration: Double = 1) -> Double {
         let u = min(max(u, 0), 1)
         switch self {
+        case .spring(let spring):
+            return u >= 1 ? 1 : spring.value(at: u * duration)
         case .cubicBezier(let x1, let y1, let x2, let y2):
             if x1 == y1 && x2 == y2 { return u }  // the diagonal: linear
             if u == 0 || u == 1 { return u }

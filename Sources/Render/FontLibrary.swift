@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+internal import CCairo
+import Foundation
+public import Spec
+
+/// Fonts for text layers, found through fontconfig and kept for the life of the process.
+///
+/// Text must look the same on every machine that ran `make deps`, so hinting is switched off and
+/// antialiasing set to greyscale in every matched pattern, overriding whatever the system's
+/// fontconfig files say. The pinned default family is Inter (Debian package fonts-inter).
+public enum FontLibrary {
+    /// The family fontconfig would really use for `family`, or nil when it is not installed
+    /// (fontconfig substitutes another family in that case).
+    public static func installedFamily(_ family: String) -> String? {
+        guard let face = FontFaces.shared.face(family: family, weight: .regular) else { return nil }
+        return face.matchedFamily.caseInsensitiveCompare(family) == .orderedSame ? face.matchedFamily : nil
+    }
+}
+
+/// One matched font: the Cairo face and the family fontconfig chose.
+final class FontFace: @unchecked Sendable {
+    let face: OpaquePointer
+    let matchedFamily: String
+
+    init(face: OpaquePointer, matchedFamily: String) {
+        self.face = face
+        self.matchedFamily = matchedFamily
+    }
+
+    deinit { cairo_font_face_destroy(face) }
+}
+
+/// Process-wide cache of matched faces by (family, weight); safe to use from several threads.
+final class FontFaces: @unchecked Sendable {
+    static let shared = FontFaces()
+    private let lock = NSLock()
+    private var faces: [String: FontFace] = [:]
+
+    func face(family: String, weight: FontWeight) -> FontFace? {
+        let key = "\(family)|\(weight.weightClass)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = faces[key] { return cached }
+        guard let made = Self.match(family: family, weight: weight) else { return nil }
+        faces[key] = made
+        return made
+    }
+
+    private static func match(family: String, weight: FontWeight) -> FontFace? {
+        guard let pattern = FcPatternCreate() else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        _ = family.withCString { name in
+            name.withMemoryRebound(to: FcChar8.self, capacity: family.utf8.count + 1) {
+                FcPatternAddString(pattern, FC_FAMILY, $0)
+            }
+        }
+        FcPatternAddInteger(pattern, FC_WEIGHT, FcWeightFromOpenType(Int32(weight.weightClass)))
+        FcPatternAddInteger(pattern, FC_SLANT, FC_SLANT_ROMAN)
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let matched = FcFontMatch(nil, pattern, &result) else { return nil }
+        // Same pixels everywhere: no hinting, greyscale antialiasing, no embedded bitmaps.
+        for (property, value) in [
+            (FC_HINTING, FcFalse), (FC_AUTOHINT, FcFalse), (FC_ANTIALIAS, FcTrue), (FC_EMBEDDED_BITMAP, FcFalse),
+        ] {
+            FcPatternDel(matched, property)
+            FcPatternAddBool(matched, property, value)
+        }
+        FcPatternDel(matched, FC_HINT_STYLE)
+        FcPatternAddInteger(matched, FC_HINT_STYLE, FC_HINT_NONE)
+        FcPatternDel(matched, FC_RGBA)
+        FcPatternAddInteger(matched, FC_RGBA, FC_RGBA_NONE)
+        var familyName: UnsafeMutablePointer<FcChar8>?
+        var matchedFamily = family
+        if FcPatternGetString(matched, FC_FAMILY, 0, &familyName) == FcResultMatch, let familyName {
+            matchedFamily = String(cString: UnsafeRawPointer(familyName).assumingMemoryBound(to: CChar.self))
+        }
+        guard let face = cairo_ft_font_face_create_for_pattern(matched) else {
+            FcPatternDestroy(matched)
+            return nil
+        }
+        FcPatternDestroy(matched)  // the face keeps its own reference
+        guard cairo_font_face_status(face) == CAIRO_STATUS_SUCCESS else {
+            cairo_font_face_destroy(face)
+            return nil
+        }
+        return FontFace(face: face, matchedFamily: matchedFamily)
+    }
+}

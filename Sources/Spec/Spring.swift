@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+
+/// A damped spring moving progress from 0 to 1: `m·x'' + c·x' + k·(x − 1) = 0`, `x(0) = 0`,
+/// `x'(0) = initialVelocity` (fractions of the distance per second). SwiftUI's springs
+/// (`spring(response:dampingFraction:)`, `spring(duration:bounce:)`, `smooth`, `snappy`,
+/// `bouncy`, `interpolatingSpring`) all reduce to this (semantics.md §2, after OpenSwiftUI's
+/// Spring+DurationBounce.swift and Spring+ResponseDampingRatio.swift).
+///
+/// The physics lives here, beside the model, because the decoder needs the settling time to give
+/// a spring animation its default duration.
+public struct Spring: Equatable, Sendable {
+    /// Mass, > 0 (SwiftUI's conversions always use 1).
+    public var mass: Double
+    /// Stiffness k, > 0.
+    public var stiffness: Double
+    /// Damping coefficient c, ≥ 0.
+    public var damping: Double
+    /// Initial velocity in fractions of the distance per second (default 0).
+    public var initialVelocity: Double
+
+    /// A spring from its physical constants (SwiftUI `interpolatingSpring(mass:stiffness:damping:initialVelocity:)`).
+    public init(mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0) {
+        self.mass = mass
+        self.stiffness = stiffness
+        self.damping = damping
+        self.initialVelocity = initialVelocity
+    }
+
+    /// SwiftUI `spring(response:dampingFraction:)`: ω0 = 2π / response, k = ω0², c = 2·ζ·ω0 = 4π·ζ / response.
+    /// - Parameters:
+    ///   - response: seconds, > 0 (SwiftUI default 0.5).
+    ///   - dampingFraction: ζ, > 0 (SwiftUI default 0.825); 1 is critically damped.
+    public init(response: Double, dampingFraction: Double) {
+        let omega = 2 * Double.pi / response
+        self.init(stiffness: omega * omega, damping: 2 * dampingFraction * omega)
+    }
+
+    /// SwiftUI `spring(duration:bounce:)`: response = duration; ζ = 1 − bounce for bounce ≥ 0,
+    /// ζ = 1 / (1 + bounce) for −1 < bounce < 0.
+    public init(duration: Double, bounce: Double) {
+        let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+        self.init(response: duration, dampingFraction: zeta)
+    }
+
+    /// Undamped angular frequency ω0 = √(k/m), radians per second.
+    public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+
+    /// Damping ratio ζ = c / (2·√(k·m)); < 1 underdamped (bounces), 1 critical.
+    public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+
+    /// Progress x(t) at `t` seconds after the spring starts (closed form, semantics §2.3):
+    /// - ζ < 1: `1 − e^(−ζω0t)·[cos(ωd·t) + ((ζω0 − v0)/ωd)·sin(ωd·t)]`, ωd = ω0·√(1 − ζ²);
+    /// - ζ ≥ 1: `1 − (1 + (ω0 − v0)·t)·e^(−ω0·t)`. For ζ > 1 this is OpenSwiftUI's choice (it uses
+    ///   the critical formula for every ζ ≥ 1); SwiftUI's own rule for overdamped springs is
+    ///   unverified.
+    /// - Returns: progress, 0 at t = 0, tending to 1; may overshoot 1 when ζ < 1.
+    public func value(at t: Double) -> Double {
+        guard t > 0 else { return 0 }
+        let omega0 = naturalFrequency
+        let zeta = dampingRatio
+        let v0 = initialVelocity
+        if zeta < 1 {
+            let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
+            let envelope = exp(-zeta * omega0 * t)
+            return 1 - envelope * (cos(omegaD * t) + (zeta * omega0 - v0) / omegaD * sin(omegaD * t))
+        }
+        return 1 - (1 + (omega0 - v0) * t) * exp(-omega0 * t)
+    }
+
+    /// The time after which `|1 − x(t)|` stays below `epsilon` for good, in seconds
+    /// (semantics §2.4: a repeated spring leg lasts this long). Found by scanning in 1 ms steps
+    /// up to 60 s, then refined by bisection to 1 µs.
+    /// - Parameter epsilon: settle tolerance, default 0.001.
+    public func settlingDuration(epsilon: Double = 0.001) -> Double {
+        let step = 0.001
+        let limit = 60.0
+        var lastOutside = 0.0
+        var t = step
+        while t <= limit {
+            if abs(1 - value(at: t)) >= epsilon { lastOutside = t }
+            t += step
+        }
+        var lo = lastOutside
+        var hi = min(lastOutside + step, limit)
+        while hi - lo > 1e-6 {
+            let mid = (lo + hi) / 2
+            if abs(1 - value(at: mid)) >= epsilon { lo = mid } else { hi = mid }
+        }
+        return hi
+    }
+}
