@@ -42,7 +42,7 @@ let package = Package(
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SpecTests", dependencies: ["Spec"]),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
         .testTarget(

@@ -1,0 +1,79 @@
+import Spec
+import Testing
+
+@testable import Timeline
+
+/// semantics.md §2.3: x(t) for v0 = 0 at t = 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0 s.
+@Test(arguments: [
+    ("spring", [0.1394, 0.3936, 0.7996, 0.9685, 1.0084, 1.0003, 0.9999]),
+    ("spring(response: 0.55, dampingFraction: 0.825)", [0.1189, 0.3465, 0.7451, 0.9405, 1.0101, 1.0011, 0.9999]),
+    ("spring(response: 0.55, dampingFraction: 1)", [0.1125, 0.3165, 0.6656, 0.8562, 0.9778, 0.9982, 0.9999]),
+    ("smooth", [0.1313, 0.3577, 0.7154, 0.8900, 0.9864, 0.9992, 1.0000]),
+    ("snappy", [0.1382, 0.3881, 0.7864, 0.9564, 1.0060, 1.0004, 1.0000]),
+    ("bouncy", [0.1457, 0.4233, 0.8737, 1.0339, 1.0145, 0.9982, 1.0001]),
+])
+func springPositionsMatchTheReferenceTable(text: String, expected: [Double]) throws {
+    guard case .success(.spring(let spring)) = TimingFunctionSyntaxProbe.parse(text) else {
+        Issue.record("\(text) did not parse as a spring")
+        return
+    }
+    let times = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0]
+    for (t, x) in zip(times, expected) {
+        #expect(abs(spring.value(at: t) - x) < 0.00006, "\(text) at \(t)")
+    }
+}
+
+@Test func springConstantsFollowTheConversions() throws {
+    // semantics §2.1–2.2: .spring() k = 157.914, c = 20.735; .bouncy ζ = 0.7 → c = 17.593.
+    guard case .success(.spring(let s)) = TimingFunctionSyntaxProbe.parse("spring"),
+        case .success(.spring(let b)) = TimingFunctionSyntaxProbe.parse("bouncy"),
+        case .success(.spring(let d)) = TimingFunctionSyntaxProbe.parse("bouncy(duration: 0.5, extraBounce: 0.1)")
+    else {
+        Issue.record("springs did not parse")
+        return
+    }
+    #expect(abs(s.stiffness - 157.914) < 0.001)
+    #expect(abs(s.damping - 20.735) < 0.001)
+    #expect(abs(b.damping - 17.593) < 0.001)
+    #expect(abs(d.dampingRatio - 0.6) < 1e-12)  // base bounce 0.3 + 0.1 extra
+}
+
+@Test func peaksAndSettleTimesMatch() throws {
+    // semantics §2.3: .bouncy peaks at 1.0460 near 0.350 s; settle times for |1 − x| < 1e-3.
+    guard case .success(.spring(let bouncy)) = TimingFunctionSyntaxProbe.parse("bouncy") else { return }
+    var peak = (t: 0.0, x: 0.0)
+    for i in 1...1000 {
+        let t = Double(i) / 1000
+        let x = bouncy.value(at: t)
+        if x > peak.x { peak = (t, x) }
+    }
+    #expect(abs(peak.x - 1.0460) < 0.00006)
+    #expect(abs(peak.t - 0.350) < 0.0015)
+    let settle: [(String, Double)] = [
+        ("spring", 0.689), ("smooth", 0.735), ("snappy", 0.697), ("bouncy", 0.819),
+        ("spring(response: 0.55, dampingFraction: 1)", 0.808), ("interactiveSpring", 0.209),
+    ]
+    for (text, expected) in settle {
+        guard case .success(.spring(let s)) = TimingFunctionSyntaxProbe.parse(text) else {
+            Issue.record("\(text)")
+            continue
+        }
+        #expect(abs(s.settlingDuration() - expected) < 0.0006, "\(text): \(s.settlingDuration())")
+    }
+}
+
+@Test func springAnimationDefaultsToItsSettleTime() throws {
+    let loaded = try PresetLoader.decode(
+        bytes: Array(
+            """
+            { "version": 1, "name": "s", "canvas": { "width": 10, "height": 10 },
+              "layers": [ { "type": "circle", "center": [5, 5], "radius": 2, "fill": "red",
+                "animations": [ { "keyPath": "scale", "fromValue": 1, "toValue": 2, "timingFunction": "spring",
+                                  "style": "swiftUI", "autoreverses": true, "repeatCount": "infinity" } ] } ] }
+            """.utf8), file: "s.json")
+    let a = loaded.composition.layers[0].animations[0]
+    #expect(abs(a.duration - 0.689) < 0.0006)
+    // Leg boundaries: the forward leg reaches exactly 1, the reverse leg starts from it.
+    #expect(a.progress(at: a.duration - 1e-9).map { abs($0 - 1) < 0.001 } == true)
+    #expect(a.progress(at: a.duration) == 1)
+}
