@@ -58,6 +58,24 @@ public struct Animation: Equatable, Sendable {
     }
 }
 
+extension Animation {
+    /// Length of one leg in local seconds: `duration`, plus `delay` in SwiftUI style.
+    public var legLength: Double { style == .swiftUI ? delay + duration : duration }
+
+    /// Length of one repeat cycle in the animation's local time (seconds): a leg, or two with
+    /// `autoreverses` (Core Animation: one cycle is forward and back, semantics §4.3; SwiftUI: a
+    /// forward and a reverse leg).
+    public var cycleLength: Double { autoreverses ? 2 * legLength : legLength }
+
+    /// Total active time in local seconds: `repeatDuration`, or `repeatCount` cycles (Core
+    /// Animation) or legs (SwiftUI); `.infinity` when the animation repeats forever.
+    public var activeDuration: Double {
+        if let repeatDuration { return repeatDuration }
+        if repeatCount.isInfinite { return .infinity }
+        return style == .swiftUI ? repeatCount * legLength : repeatCount * cycleLength
+    }
+}
+
 /// The repeat rules an animation follows. They differ in three ways (semantics §3, §4.3).
 public enum AnimationStyle: String, Equatable, Sendable, CaseIterable {
     /// CAMediaTiming: `repeatCount` counts cycles, and with `autoreverses` a cycle is forward and

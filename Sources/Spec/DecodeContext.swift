@@ -36,6 +36,17 @@ final class DecodeContext {
             Diagnostic(.warning, file: file, path: path, location: location, message: message))
     }
 
+    /// A lint: legal but surprising. Dropped when the preset lists `code` in `allowLints`.
+    func lint(_ code: String, _ path: String, _ location: SourceLocation?, _ message: String) {
+        diagnostics.append(
+            Diagnostic(.warning, file: file, path: path, location: location, message: message, lint: code))
+    }
+
+    /// Removes lints the preset acknowledged.
+    func dropAllowedLints(_ allowed: Set<String>) {
+        diagnostics.removeAll { $0.lint.map(allowed.contains) ?? false }
+    }
+
     // MARK: - Scalars
 
     /// A JSON number, or a string holding an expression over number parameters.

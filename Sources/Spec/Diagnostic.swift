@@ -38,25 +38,31 @@ public struct Diagnostic: Equatable, Hashable, Sendable, CustomStringConvertible
     public var location: SourceLocation?
     /// What was expected and what was found, in one sentence without a final full stop.
     public var message: String
+    /// For lints (warnings), a short name such as `stroke-range` that a preset can list in
+    /// `allowLints` to acknowledge it; nil for errors.
+    public var lint: String?
 
     /// A diagnostic; see the properties for what each part means.
     public init(
         _ severity: Severity, file: String, path: String, location: SourceLocation?,
-        message: String
+        message: String, lint: String? = nil
     ) {
         self.severity = severity
         self.file = file
         self.path = path
         self.location = location
         self.message = message
+        self.lint = lint
     }
 
-    /// `file:line:column: severity: path: message` (line and column omitted when unknown).
+    /// `file:line:column: severity: path: message [lint]` (line and column omitted when
+    /// unknown, `[lint]` only for lints).
     public var description: String {
         var where_ = file
         if let location { where_ += ":\(location.line):\(location.column)" }
         let at = path.isEmpty ? "" : "\(path): "
-        return "\(where_): \(severity.rawValue): \(at)\(message)"
+        let code = lint.map { " [\($0)]" } ?? ""
+        return "\(where_): \(severity.rawValue): \(at)\(message)\(code)"
     }
 }
 

@@ -93,8 +93,8 @@ extension PresetDecoder {
         let autoreverses = o.bool("autoreverses") ?? false
         let speed = o.number("speed", where: { $0 > 0 && $0 <= 1000 }, expected: "a speed > 0") ?? 1
         if style == .swiftUI, let fv = o.object["fillMode"] {
-            context.warning(
-                o.path("fillMode"), fv.location,
+            context.lint(
+                "ignored-key", o.path("fillMode"), fv.location,
                 "fillMode is ignored with style \"swiftUI\" (SwiftUI shows the from value before and the to value after)"
             )
         }
@@ -117,6 +117,18 @@ extension PresetDecoder {
                 }
             }
             content = .group(children)
+            if let groupDuration = duration, case .array(let items)? = o.object["animations"]?.kind {
+                for (child, item) in zip(children, items) {
+                    let end = child.beginTime + child.activeDuration / child.speed
+                    if end > groupDuration + 1e-9 {
+                        let runs = end.isInfinite ? "repeats forever" : "runs until \(formatNumber(end)) s"
+                        context.lint(
+                            "group-clips-child", o.path("animations"), item.location,
+                            "this child \(runs) but the group lasts \(formatNumber(groupDuration)) s; Core Animation cuts children off at the group's duration (it does not scale them)"
+                        )
+                    }
+                }
+            }
             o.finish(
                 context: "an animation group", known: known,
                 misplaced: ["keyPath": "a group has no keyPath; its children do"])
@@ -162,10 +174,45 @@ extension PresetDecoder {
                 ])
         }
         guard let content, let duration else { return nil }
+        if case .basic(let property, let from, let to) = content, property == .strokeStart || property == .strokeEnd {
+            lintStrokeRange([from, to], o.path("fromValue"), o.location)
+        }
+        if case .keyframes(let property, let k) = content, property == .strokeStart || property == .strokeEnd {
+            lintStrokeRange(k.values, o.path("values"), o.object["values"]?.location)
+        }
+        if style == .swiftUI, autoreverses, repeatCount.isFinite, repeatCount == repeatCount.rounded(),
+            Int(repeatCount) % 2 == 0
+        {
+            context.lint(
+                "autoreverse-snap", o.path("repeatCount"), o.object["repeatCount"]?.location,
+                "an even repeatCount (\(Int(repeatCount)) legs) with autoreverses ends back at the from value, then SwiftUI shows the to value: a visible jump; use an odd count or repeatForever"
+            )
+        }
+        if let spring = timingFunction.spring, o.object["duration"] != nil {
+            let settle = spring.settlingDuration()
+            if duration < settle - 0.001 {
+                context.lint(
+                    "spring-cut", o.path("duration"), o.object["duration"]?.location,
+                    "the spring settles after \(formatNumber((settle * 1000).rounded() / 1000)) s but the duration is \(formatNumber(duration)) s, so each leg ends with a jump to the end value"
+                )
+            }
+        }
         return Animation(
             content: content, beginTime: beginTime, duration: duration, repeatCount: repeatCount,
             repeatDuration: repeatDuration, autoreverses: autoreverses, speed: speed,
             timingFunction: timingFunction, fillMode: fillMode, style: style, delay: delay)
+    }
+
+    private func lintStrokeRange(_ values: [AnimatableValue], _ path: String, _ location: SourceLocation?) {
+        let outside = values.compactMap { v -> Double? in
+            if case .number(let n) = v, n < 0 || n > 1 { return n }
+            return nil
+        }
+        guard let first = outside.first else { return }
+        context.lint(
+            "stroke-range", path, location,
+            "stroke value \(formatNumber(first)) lies outside 0…1; it relies on clamping when drawn (undocumented in Core Animation)"
+        )
     }
 
     /// A CAKeyframeAnimation with `path`: position along SVG path data or along an earlier
@@ -370,8 +417,9 @@ extension PresetDecoder {
             }
             if let tv = o.value("timingFunctions") {
                 if mode == .discrete {
-                    context.warning(
-                        o.path("timingFunctions"), tv.location, "timingFunctions are ignored in discrete mode")
+                    context.lint(
+                        "ignored-key", o.path("timingFunctions"), tv.location,
+                        "timingFunctions are ignored in discrete mode")
                 } else if let arr = context.array(tv, o.path("timingFunctions"), of: "timing functions") {
                     let fns = arr.enumerated().compactMap { i, item in
                         timing(item, "\(o.path("timingFunctions"))[\(i)]")
@@ -393,8 +441,8 @@ extension PresetDecoder {
         case .paced, .cubicPaced:
             for key in ["keyTimes", "timingFunctions"] {
                 if let ignored = o.value(key) {
-                    context.warning(
-                        o.path(key), ignored.location,
+                    context.lint(
+                        "ignored-key", o.path(key), ignored.location,
                         "\(key) are ignored in paced mode (Core Animation spaces keyframes by distance)")
                 }
             }

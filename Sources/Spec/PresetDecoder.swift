@@ -13,7 +13,18 @@ struct PresetDecoder {
 
     static let topLevelKeys = [
         "$schema", "version", "name", "description", "canvas", "fps", "duration", "params",
-        "layers",
+        "layers", "allowLints",
+    ]
+
+    /// Lints the decoder reports, by code: legal but surprising things (warnings, errors under
+    /// `--strict`). A preset acknowledges one by listing its code in `allowLints`.
+    static let lintCodes: [String: String] = [
+        "stroke-range": "strokeStart/strokeEnd values outside 0…1 rely on clamping when drawn",
+        "group-clips-child": "a group child runs past the group's duration and is cut off",
+        "autoreverse-snap": "an even SwiftUI repeatCount with autoreverses ends at \"from\" and jumps to \"to\"",
+        "fps-above-50": "GIF cannot play more than 50 frames per second",
+        "spring-cut": "a spring's duration ends before the spring settles",
+        "ignored-key": "a key that the animation's mode ignores",
     ]
 
     /// Decodes the whole preset; returns nil only when the root is not an object or a required
@@ -77,6 +88,32 @@ struct PresetDecoder {
         if let v = top.required("layers", expected: "an array of layers") {
             let canvasRect = Rect(x: 0, y: 0, width: canvas.width, height: canvas.height)
             layers = decodeLayers(v, top.path("layers"), groupBounds: canvasRect)
+        }
+        if let f = top.object["fps"], case .number(let n) = f.kind, n > 50 {
+            context.lint(
+                "fps-above-50", top.path("fps"), f.location,
+                "\(formatNumber(n)) fps is above what GIF can play: delays under 2 cs play as 10 cs in browsers, so GIF output is resampled to 50 fps"
+            )
+        } else if fps > 50 {
+            context.lint(
+                "fps-above-50", top.path("fps"), top.object["fps"]?.location,
+                "\(formatNumber(fps)) fps is above what GIF can play; GIF output is resampled to 50 fps")
+        }
+        if let v = top.value("allowLints"), let items = context.array(v, top.path("allowLints"), of: "lint codes") {
+            var allowed: Set<String> = []
+            for (i, item) in items.enumerated() {
+                guard let code = context.string(item, "\(top.path("allowLints"))[\(i)]") else { continue }
+                if Self.lintCodes[code] == nil {
+                    var message = "unknown lint \"\(code)\"; known lints are \(Self.lintCodes.keys.sorted().quotedList)"
+                    if let near = suggestion(for: code, among: Self.lintCodes.keys.sorted()) {
+                        message = "unknown lint \"\(code)\"; did you mean \"\(near)\"?"
+                    }
+                    context.error("\(top.path("allowLints"))[\(i)]", item.location, message)
+                } else {
+                    allowed.insert(code)
+                }
+            }
+            context.dropAllowedLints(allowed)
         }
         top.finish(context: "the preset", known: Self.topLevelKeys)
 

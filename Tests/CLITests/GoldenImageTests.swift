@@ -43,7 +43,9 @@ struct GoldenImageTests {
             return
         }
         guard let data = FileManager.default.contents(atPath: goldenPath) else {
-            Issue.record("no golden \(goldenPath); record it with ANIMEXPORT_RECORD_GOLDENS=1 swift test --filter GoldenImageTests")
+            Issue.record(
+                "no golden \(goldenPath); record it with ANIMEXPORT_RECORD_GOLDENS=1 swift test --filter GoldenImageTests"
+            )
             return
         }
         let expected = try PNGCodec.decode([UInt8](data))

@@ -270,3 +270,45 @@ func brokenLayerIsReportedAtItsPath(layer: String, path: String, message: String
     #expect(loaded.warnings.count == 1)
     #expect(loaded.warnings.first?.path == "$.layers[0].animations[0].keyTimes")
 }
+
+/// Lints: legal but surprising things come back as warnings with a code, unless acknowledged.
+@Test(arguments: [
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "red" }, "animations": [ { "keyPath": "strokeStart", "fromValue": -0.5, "toValue": 1, "duration": 1 } ] }"##,
+        "stroke-range"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "duration": 1, "animations": [ { "keyPath": "opacity", "toValue": 0, "duration": 3 } ] } ] }"##,
+        "group-clips-child"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 0, "duration": 1, "style": "swiftUI", "autoreverses": true, "repeatCount": 2 } ] }"##,
+        "autoreverse-snap"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "animations": [ { "keyPath": "opacity", "toValue": 0, "duration": 0.3, "timingFunction": "bouncy" } ] }"##,
+        "spring-cut"
+    ),
+])
+func lintsAreWarningsWithCodes(layer: String, code: String) throws {
+    let loaded = try decode(preset(layer: layer))
+    #expect(loaded.warnings.map(\.lint) == [code], "\(loaded.warnings.map(\.description))")
+    #expect(loaded.warnings.first?.description.hasSuffix("[\(code)]") == true)
+    let allowed = try decode(preset(layer: layer, extra: " \"allowLints\": [\"\(code)\"],"))
+    #expect(allowed.warnings.isEmpty)
+}
+
+@Test func fpsAbove50IsALint() throws {
+    let loaded = try decode(
+        preset(layer: ##"{ "type": "circle", "center": [1, 2], "radius": 1 }"##, extra: " \"fps\": 60,"))
+    #expect(loaded.warnings.map(\.lint) == ["fps-above-50"])
+    #expect(loaded.warnings.first?.path == "$.fps")
+}
+
+@Test func unknownLintCodeIsAnError() {
+    let found = problems(
+        preset(
+            layer: ##"{ "type": "circle", "center": [1, 2], "radius": 1 }"##,
+            extra: " \"allowLints\": [\"stroke-rang\"],"))
+    #expect(found.contains { $0.path == "$.allowLints[0]" && $0.message.contains("did you mean \"stroke-range\"?") })
+}
