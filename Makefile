@@ -14,9 +14,10 @@ SHELL := /bin/sh
 SWIFT ?= swift
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-# Debian packages: the C libraries we link (Cairo, giflib, libimagequant, libpng) and Pillow,
-# the independent GIF decoder the tests use (Debian's python3, /usr/bin/python3).
-DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev python3 python3-pil python3-jsonschema
+# Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng),
+# the pinned text font (Inter, fonts-inter), and for the tests Pillow and jsonschema
+# (Debian's python3 at /usr/bin/python3).
+DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter python3 python3-pil python3-jsonschema
 
 .PHONY: deps build demo test bench lint clean
 
