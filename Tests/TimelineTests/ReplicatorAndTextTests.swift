@@ -69,3 +69,39 @@ func textPlaceholdersFormat(template: String, value: Double, expected: String) t
     #expect(later.nodes.allSatisfy { if case .text = $0.content { false } else { true } })
     #expect(later.nodes.count == 2)  // ring and bolt
 }
+
+@Test func fillAndStrokeColoursAnimatePerChannel() throws {
+    var state = LayerState(shape: .circle(center: Point(x: 5, y: 5), radius: 4))
+    state.fillColor = .black
+    state.strokeColor = .black
+    let fill = Animation(
+        content: .basic(property: .fillColor, from: .color(RGBAColor(red: 1, green: 0, blue: 0)), to: .color(RGBAColor(red: 0, green: 0, blue: 1))),
+        duration: 2)
+    let stroke = Animation(
+        content: .keyframes(
+            property: .strokeColor,
+            keyframes: Keyframes(
+                values: [.color(.white), .color(RGBAColor(red: 0, green: 1, blue: 0, alpha: 0.5))], keyTimes: [0, 1],
+                timingFunctions: [.linear], calculationMode: .linear)),
+        duration: 2)
+    let at = AnimationEvaluator.presentation(of: state, animations: [fill, stroke], at: 0.5)
+    #expect(at.fillColor == RGBAColor(red: 0.75, green: 0, blue: 0.25))
+    #expect(at.strokeColor == RGBAColor(red: 0.75, green: 1, blue: 0.75, alpha: 0.875))
+    let drawing = try #require(SceneEvaluator.drawing(for: at))
+    #expect(drawing.fillColor == RGBAColor(red: 0.75, green: 0, blue: 0.25))
+    #expect(drawing.stroke.color.alpha == 0.875)
+}
+
+@Test func cubicKeyframesPassThroughValuesSmoothly() {
+    let k = Keyframes(
+        values: [.number(0), .number(10), .number(0)], keyTimes: [0, 0.5, 1], timingFunctions: [.linear, .linear],
+        calculationMode: .cubic)
+    #expect(k.value(at: 0.5) == .number(10))
+    // Catmull-Rom: the tangent at the middle key is (0 − 0)/1 = 0, so just before and after it the
+    // curve sits below 10 on both sides (a smooth top), unlike linear's sharp corner.
+    guard case .number(let before) = k.value(at: 0.45), case .number(let after) = k.value(at: 0.55) else { return }
+    #expect(before > 9.5 && before < 10 && abs(before - after) < 1e-12)
+    // The end tangent is one-sided: (10 − 0)/0.5 = 20 per unit time, 10 over the segment; at
+    // s = 0.5 the Hermite basis gives 0.125·10 + 0.5·10 = 6.25 (linear would give 5).
+    #expect(k.value(at: 0.25) == .number(6.25))
+}
