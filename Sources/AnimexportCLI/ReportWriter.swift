@@ -30,13 +30,22 @@ enum ReportWriter {
             "files": .array(job.paths.map { .string($0) }),
             "scale": .number(job.scale),
             "params": .object(
-                job.composition.parameters.map { JSONText.Member(key: $0.name, value: .string($0.value.description)) }),
+                job.composition.parameters.map { JSONText.Member(key: $0.name, value: value($0.value)) }),
             "loop": .object([
                 "period": .number(job.plan.period), "start": .number(job.plan.start), "source": .string(source),
             ]),
             "gif": product.gifTiming.map(timing) ?? .null,
             "sheet": product.sheetTiming.map(timing) ?? .null,
         ])
+    }
+
+    /// A param's value with its JSON type: numbers and booleans as such, colours as `#RRGGBB[AA]`.
+    private static func value(_ value: ParameterValue) -> JSONText {
+        switch value {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .color, .string: .string(value.description)
+        }
     }
 
     static func timing(_ report: TimingReport) -> JSONText {
