@@ -33,6 +33,27 @@ public enum Exporter {
     /// GIF players cannot show delays under 2 cs (semantics §8.4), so GIFs top out at 50 fps.
     public static let maximumGIFFrameRate = 50.0
 
+    /// The loop plan a GIF of `composition` uses when the frames are planned by `plan`: the same
+    /// plan, or one at `maximumGIFFrameRate` when `plan.fps` is higher; in both cases with at most
+    /// one frame per 2 cs of the period, so that no delay rounds below 2 cs (semantics §8.4) even
+    /// when the period is not a whole number of frames.
+    /// - Parameters:
+    ///   - plan: the plan at the requested frame rate.
+    ///   - composition: the composition `plan` was made for.
+    ///   - duration: the same period override `plan` was made with, in seconds, or nil.
+    /// - Throws: `LoopPlanError` as `LoopPlan.make` does.
+    public static func gifPlan(for plan: LoopPlan, of composition: Composition, duration: Double?)
+        throws(LoopPlanError)
+        -> LoopPlan
+    {
+        var gifPlan =
+            plan.fps > maximumGIFFrameRate
+            ? try LoopPlan.make(for: composition, fps: maximumGIFFrameRate, duration: duration) : plan
+        let mostFrames = max(1, Int((gifPlan.period * 100).rounded()) / 2)
+        if gifPlan.frameCount > mostFrames { gifPlan.frameCount = mostFrames }
+        return gifPlan
+    }
+
     /// Renders every frame of one loop.
     /// - Parameters:
     ///   - composition: the validated preset.

@@ -120,10 +120,7 @@ enum JobPlanner {
         let gifPlan: LoopPlan
         do {
             plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
-            gifPlan =
-                fps > Exporter.maximumGIFFrameRate
-                ? try LoopPlan.make(for: composition, fps: Exporter.maximumGIFFrameRate, duration: options.duration)
-                : plan
+            gifPlan = try Exporter.gifPlan(for: plan, of: composition, duration: options.duration)
         } catch {
             throw JobError(code: .badPreset, message: "\(path): \(error.message)")
         }

@@ -104,7 +104,7 @@ enum PreviewPage {
         var out = "@keyframes \(name) {"
         var elapsed = 0
         for frame in sheet.frames + [sheet.frames.last].compactMap({ $0 }) {
-            let position = "-\(cssPixels(frame.x, scale))px -\(cssPixels(frame.y, scale))px"
+            let position = "\(cssPixels(-frame.x, scale))px \(cssPixels(-frame.y, scale))px"
             out += " \(percent(elapsed, of: total)) { background-position: \(position); }"
             elapsed = min(total, elapsed + frame.duration)
         }

@@ -86,12 +86,8 @@ enum ValidateCommand {
     /// only after many of the longest one (a huge loop nobody meant).
     static func loopLints(_ plan: LoopPlan, file: String, composition: Composition) -> [Diagnostic] {
         var lints: [Diagnostic] = []
-        let gifFPS = min(plan.fps, Exporter.maximumGIFFrameRate)
-        let gifCount = max(1, Int((plan.period * gifFPS).rounded()))
-        let delays = FrameTiming.centisecondDelays(period: plan.period, frameCount: gifCount)
-        var gifPlan = plan
-        gifPlan.fps = gifFPS
-        gifPlan.frameCount = gifCount
+        let gifPlan = (try? Exporter.gifPlan(for: plan, of: composition, duration: plan.period)) ?? plan
+        let delays = FrameTiming.centisecondDelays(period: gifPlan.period, frameCount: gifPlan.frameCount)
         let timing = TimingReport.make(plan: gifPlan, delays: delays, grid: .centiseconds)
         let durationPath = composition.duration != nil ? "$.duration" : "$"
         if timing.durationError != 0 {
