@@ -140,7 +140,14 @@ enum ExportCommand {
                 }
             }
         }
-        product.files = []  // written or compared; keep only what the report and preview need
+        // Written or compared: keep only what the report and the preview need, so a large batch
+        // does not hold every image until the end.
+        product.files = []
+        if !extras.preview {
+            product.gif = nil
+            product.sheet = nil
+            product.sheetPNG = nil
+        }
         outcome.product = product
         return outcome
     }
