@@ -4,7 +4,8 @@
 #   make deps    install the C libraries and test tools with apt-get (as root, or via sudo);
 #                does nothing when everything is already installed
 #   make build   release build of the animexport binary (.build/release/animexport)
-#   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON)
+#   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON) in
+#                one batch run (the folder in, -o output/ out, --jobs = the core count)
 #   make test    run every test (runs deps first)
 #   make bench   time and memory of the circular preset at 1x and 4x (release build)
 #   make lint    check formatting and doc comments with swift format (strict)
@@ -14,10 +15,11 @@ SHELL := /bin/sh
 SWIFT ?= swift
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-# Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng),
-# the pinned text font (Inter, fonts-inter), and for the tests Pillow and jsonschema
-# (Debian's python3 at /usr/bin/python3).
-DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter python3 python3-pil python3-jsonschema
+# Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng);
+# the pinned text font (Inter, fonts-inter); for the tests Pillow, the independent GIF decoder
+# (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, and Chromium, whose
+# headless screenshot of a --preview page a test checks.
+DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter python3 python3-pil python3-jsonschema chromium
 
 .PHONY: deps build demo test bench lint clean
 
@@ -36,7 +38,8 @@ build: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport
 
 demo: build
-	.build/release/animexport presets/*.json -o output/
+	mkdir -p output
+	.build/release/animexport presets/ -o output/ --format gif,sheet
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 extension Command {
-    /// What `animexport --help` prints.
+    /// What `animexport --help` prints (a tested golden: Tests/CLITests/Fixtures/help.txt).
     static let helpText = """
         animexport: turn JSON animation presets into looping GIFs and PNG sprite sheets.
 
         USAGE
-          animexport PRESET.json [-o OUT] [options]
-          animexport PRESET.json... -o DIR/ [options]
+          animexport PRESET.json [-o OUT] [options]       export one preset
+          animexport PRESET.json|DIR... -o DIR/ [options] export many (a DIR in = its *.json)
+          animexport list [DIR|PRESET...]                 presets with canvas, loop and params
+          animexport validate PRESET... [--strict]        check without rendering
+          animexport check PRESET|DIR... -o DIR/ [options] compare with the files in DIR
 
         OUTPUT (-o, repeatable; the kind follows the name)
           -o NAME.gif            animated GIF
           -o NAME.png            sprite sheet PNG plus NAME.json (Aseprite/TexturePacker json-array)
-          -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json
-          (no -o)                output/PRESET.gif
+          -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json; DIR must exist
+          (no -o)                output/PRESET.gif (output/ is created)
+          --format LIST          what -o DIR/ receives: gif, sheet, frames (default gif,sheet)
           --frames DIR           also write every frame as DIR/PRESET-000.png (straight alpha)
+          --frame N              write only frame N of the loop as one PNG (-o NAME.png or DIR/)
+          --time SEC             write only the instant SEC (preset clock) as one PNG
+          --preview FILE.html    one self-contained page: GIF, sheet animated by CSS, params, timing
+          --report FILE.json     per frame the intended time and the encoded delay, warnings
 
         TIMING
           --fps N                frames per second (default: the preset's, usually 30); a GIF
@@ -22,12 +30,14 @@ extension Command {
           --duration SEC         loop period (default: the preset's, or the LCM of its cycles)
 
         LOOK
-          --scale S              pixels per point, re-rendered from vectors (2 = @2x); default 1
+          --scale S[,S...]       pixels per point, re-rendered from vectors; default 1. Each scale
+                                 other than 1 adds @Sx to generated names: NAME@2x.gif
           --background COLOR     paint the canvas (#RRGGBB, #RRGGBBAA, a name, or transparent)
           --matte COLOR          page colour for a transparent GIF: half-transparent edges are
                                  blended onto it (default: the preset's canvas.matte); "none"
                                  thresholds edges at 50 % alpha and warns
-          --set NAME=VALUE       override a preset parameter (repeatable), e.g. --set color=#FF3B30
+          --set NAME=VALUE       override a preset parameter (repeatable), e.g. --set color=#FF3B30;
+                                 a list (--set size=24,32) makes one output each: NAME-size-24.gif
 
         GIF
           --loop N|forever       total plays (default forever; 1 writes no NETSCAPE2.0 block)
@@ -36,12 +46,17 @@ extension Command {
           --columns N            cells per row (default: ceil(sqrt(frames)))
           --padding PX           transparent pixels around every cell (default 0)
 
-        OTHER
-          -q, --quiet            print nothing on success
+        RUNNING
+          -j, --jobs N           render threads (default: the number of cores); the bytes written
+                                 are the same for every N
+          --watch                re-render when a preset or a file it uses changes; Ctrl-C stops
+          --strict               validate: lints (warnings) count as errors
+          -q, --quiet            print nothing on success (no progress line either)
           -h, --help             this text
           --version              the version
 
         EXIT CODES
-          0 success, 1 I/O or encoder failure, 64 usage error, 65 invalid preset
+          0 success, 1 I/O or encoder failure, 2 check found missing or different files,
+          64 usage error, 65 invalid preset (or a lint under validate --strict)
         """
 }

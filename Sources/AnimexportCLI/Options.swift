@@ -9,12 +9,52 @@ struct UsageError: Error, Equatable {
     var message: String
 }
 
+/// The word after `animexport` that picks what the run does; without one it exports.
+enum Subcommand: String, Equatable, Sendable, CaseIterable {
+    /// Render presets and write GIFs, sheets and frames (the default).
+    case export
+    /// Print every preset in a folder with its canvas, loop and params.
+    case list
+    /// Check presets without rendering.
+    case validate
+    /// Render in memory and compare with the files already in `-o DIR`; write nothing.
+    case check
+}
+
+/// A kind of output written into a `-o DIR/` folder (`--format`).
+enum OutputKind: String, Equatable, Sendable, CaseIterable {
+    /// `DIR/NAME.gif`.
+    case gif
+    /// `DIR/NAME.png` and `DIR/NAME.json`.
+    case sheet
+    /// `DIR/NAME-000.png`, `DIR/NAME-001.png`, …
+    case frames
+}
+
+/// One `--set NAME=VALUE`; several values (`--set size=24,32`) fan out into one output each.
+struct ParameterSetting: Equatable, Sendable {
+    /// The parameter's name.
+    var name: String
+    /// One value, or several for a fan-out, as typed.
+    var values: [String]
+}
+
+/// Which single frame `--frame N` or `--time SEC` asks for.
+enum StillFrame: Equatable, Sendable {
+    /// Frame `N` of the loop (0-based, as numbered by `--frames`).
+    case index(Int)
+    /// The instant `SEC` seconds on the preset's clock.
+    case time(Double)
+}
+
 /// Everything the command line asked for, checked.
 struct Options: Equatable {
+    var command: Subcommand = .export
     var presets: [String] = []
     var outputs: [String] = []
     var fps: Double?
-    var scale: Double = 1
+    /// One output per scale; names get `@2x` for every scale other than 1 (see `OutputPlan`).
+    var scales: [Double] = [1]
     var duration: Double?
     /// `.some(nil)` = transparent.
     var background: RGBAColor??
@@ -23,8 +63,17 @@ struct Options: Equatable {
     var loop: LoopCount = .forever
     var columns: Int?
     var padding: Int = 0
-    var overrides: [String: String] = [:]
+    var settings: [ParameterSetting] = []
     var framesDirectory: String?
+    /// What `-o DIR/` (or the default folder) receives; nil = the default for the case.
+    var formats: [OutputKind]?
+    /// Render threads; nil = the core count.
+    var jobs: Int?
+    var watch = false
+    var still: StillFrame?
+    var previewPath: String?
+    var reportPath: String?
+    var strict = false
     var quiet = false
     var help = false
     var version = false
@@ -32,21 +81,35 @@ struct Options: Equatable {
     /// Options that take a value, with what the value is (for messages).
     static let valued: [String: String] = [
         "-o": "an output path", "--output": "an output path", "--fps": "frames per second",
-        "--scale": "a scale factor", "--duration": "seconds", "--background": "a colour",
+        "--scale": "a scale factor or a list like 1,2,3", "--duration": "seconds", "--background": "a colour",
         "--matte": "a colour or none", "--loop": "a play count or forever",
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
-        "--frames": "a directory",
+        "--frames": "a directory", "--format": "a list of gif, sheet, frames", "--jobs": "a thread count",
+        "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
+        "--preview": "an HTML file name", "--report": "a JSON file name",
     ]
-    static let flags = ["--quiet", "-q", "--help", "-h", "--version"]
+    static let flags = ["--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict"]
+
+    /// Options each subcommand refuses (everything else applies to it).
+    static let refused: [Subcommand: Set<String>] = [
+        .export: ["--strict"],
+        .check: ["--strict", "--watch", "--preview", "--report"],
+        .validate: Set(valued.keys).union(flags).subtracting([
+            "--set", "--fps", "--duration", "--strict", "--quiet", "-q", "--help", "-h", "--version",
+        ]),
+        .list: Set(valued.keys).union(flags).subtracting(["--quiet", "-q", "--help", "-h", "--version"]),
+    ]
 
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var i = 0
+        var arguments = arguments[...]
+        if let first = arguments.first, let command = Subcommand(rawValue: first), command != .export {
+            options.command = command
+            arguments = arguments.dropFirst()
+        }
         var onlyPositional = false
-        while i < arguments.count {
-            let argument = arguments[i]
-            i += 1
+        while let argument = arguments.popFirst() {
             if onlyPositional || !argument.hasPrefix("-") || argument == "-" {
                 options.presets.append(argument)
                 continue
@@ -61,11 +124,18 @@ struct Options: Equatable {
                 name = String(argument[..<eq])
                 inlineValue = String(argument[argument.index(after: eq)...])
             }
+            let known = Self.flags.contains(name) || Self.valued[name] != nil
+            if known, let refused = Self.refused[options.command], refused.contains(name) {
+                let verb = options.command == .export ? "exporting" : "'\(options.command.rawValue)'"
+                throw UsageError(message: "\(name) does not apply when \(verb)")
+            }
             if Self.flags.contains(name) {
                 if inlineValue != nil { throw UsageError(message: "\(name) takes no value") }
                 switch name {
                 case "--quiet", "-q": options.quiet = true
                 case "--help", "-h": options.help = true
+                case "--watch": options.watch = true
+                case "--strict": options.strict = true
                 default: options.version = true
                 }
                 continue
@@ -80,13 +150,33 @@ struct Options: Equatable {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard i < arguments.count else { throw UsageError(message: "\(name) needs \(what)") }
-                value = arguments[i]
-                i += 1
+                guard let next = arguments.popFirst() else { throw UsageError(message: "\(name) needs \(what)") }
+                value = next
             }
             try options.apply(name, value)
         }
+        try options.checkCombinations()
         return options
+    }
+
+    /// Refuses combinations that have no sensible meaning, before any work.
+    private func checkCombinations() throws(UsageError) {
+        if help || version { return }
+        if still != nil {
+            if formats != nil { throw UsageError(message: "--frame/--time write one PNG; --format does not apply") }
+            if framesDirectory != nil {
+                throw UsageError(message: "--frame/--time write one PNG; --frames does not apply")
+            }
+            for output in outputs where output.lowercased().hasSuffix(".gif") {
+                throw UsageError(message: "--frame/--time write one PNG; -o \(output) names a GIF")
+            }
+        }
+        if formats != nil, !outputs.isEmpty, !outputs.contains(where: OutputPlan.isDirectory) {
+            throw UsageError(message: "--format chooses what goes into -o DIR/; the -o given name files")
+        }
+        if command == .check, outputs.isEmpty {
+            throw UsageError(message: "check needs -o DIR (or the files) to compare against")
+        }
     }
 
     private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
@@ -97,7 +187,13 @@ struct Options: Equatable {
         case "--fps":
             fps = try Self.number(value, name, "frames per second in (0, 120]") { $0 > 0 && $0 <= 120 }
         case "--scale":
-            scale = try Self.number(value, name, "a scale factor in (0, 16]") { $0 > 0 && $0 <= 16 }
+            var list: [Double] = []
+            for item in try Self.list(value, name) {
+                let scale = try Self.number(item, name, "a scale factor in (0, 16]") { $0 > 0 && $0 <= 16 }
+                guard !list.contains(scale) else { throw UsageError(message: "--scale \(value): \(item) is repeated") }
+                list.append(scale)
+            }
+            scales = list
         case "--duration":
             duration = try Self.number(value, name, "a loop period in seconds in (0, 600]") { $0 > 0 && $0 <= 600 }
         case "--background":
@@ -117,45 +213,45 @@ struct Options: Equatable {
                 throw UsageError(message: "--loop \(value): expected a number of plays 1…65536 or \"forever\"")
             }
         case "--columns":
-            guard let n = Int(value), n >= 1, n <= 4096 else {
-                throw UsageError(message: "--columns \(value): expected a whole number ≥ 1")
-            }
-            columns = n
+            columns = try Self.integer(value, name, "a whole number 1…4096", 1...4096)
         case "--padding":
-            guard let n = Int(value), n >= 0, n <= 1024 else {
-                throw UsageError(message: "--padding \(value): expected whole pixels 0…1024")
-            }
-            padding = n
+            padding = try Self.integer(value, name, "whole pixels 0…1024", 0...1024)
         case "--set":
-            guard let eq = value.firstIndex(of: "="), eq != value.startIndex else {
-                throw UsageError(message: "--set \(value): expected NAME=VALUE, e.g. --set color=#FF3B30")
-            }
-            overrides[String(value[..<eq])] = String(value[value.index(after: eq)...])
+            settings.removeAll { $0.name == ParameterSetting.name(of: value) }
+            settings.append(try ParameterSetting(parsing: value))
         case "--frames":
             guard !value.isEmpty else { throw UsageError(message: "--frames needs a directory") }
             framesDirectory = value
+        case "--format":
+            var kinds: [OutputKind] = []
+            for item in try Self.list(value, name) {
+                guard let kind = OutputKind(rawValue: item) else {
+                    var message = "--format \(item): expected gif, sheet or frames"
+                    if let near = suggestion(for: item, among: OutputKind.allCases.map(\.rawValue)) {
+                        message += "; did you mean \(near)?"
+                    }
+                    throw UsageError(message: message)
+                }
+                if !kinds.contains(kind) { kinds.append(kind) }
+            }
+            formats = kinds
+        case "--jobs", "-j":
+            jobs = try Self.integer(value, name, "a number of threads 1…256", 1...256)
+        case "--frame":
+            guard still == nil else { throw UsageError(message: "give one of --frame and --time") }
+            still = .index(try Self.integer(value, name, "a frame number ≥ 0", 0...1_000_000))
+        case "--time":
+            guard still == nil else { throw UsageError(message: "give one of --frame and --time") }
+            still = .time(try Self.number(value, name, "seconds ≥ 0") { $0 >= 0 && $0 <= 86_400 })
+        case "--preview":
+            previewPath = try Self.file(value, name, extensions: ["html", "htm"])
+        case "--report":
+            reportPath = try Self.file(value, name, extensions: ["json"])
         default:
             throw UsageError(message: "unknown option \(name)")
         }
     }
 
-    private static func number(
-        _ text: String, _ name: String, _ expected: String, _ valid: (Double) -> Bool
-    ) throws(UsageError) -> Double {
-        guard let n = Double(text), n.isFinite, valid(n) else {
-            throw UsageError(message: "\(name) \(text): expected \(expected)")
-        }
-        return n
-    }
-
-    private static func color(_ text: String, _ name: String) throws(UsageError) -> RGBAColor {
-        guard let c = RGBAColor(parsing: text) else {
-            var message = "\(name) \(text): expected a colour (\(RGBAColor.acceptedColorForms))"
-            if let near = suggestion(for: text, among: RGBAColor.namedColors.map(\.name)) {
-                message += "; did you mean \(near)?"
-            }
-            throw UsageError(message: message)
-        }
-        return c
-    }
+    /// Render threads to use: `--jobs`, or one per core.
+    var threadCount: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

@@ -29,6 +29,72 @@ import Testing
         #expect(listing(dir).isEmpty)
     }
 
+    @Test(arguments: [
+        (["--scale", "1,-1"], "--scale -1: expected a scale factor in (0, 16]"),
+        (["--scale", "2,2"], "--scale 2,2: 2 is repeated"),
+        (["--scale", "1,,2"], "--scale 1,,2: empty item in the comma-separated list"),
+        (["--jobs", "0"], "--jobs 0: expected a number of threads 1…256"),
+        (["--format", "gifs", "-o", "./"], "--format gifs: expected gif, sheet or frames; did you mean gif?"),
+        (["--format", "gif", "-o", "a.gif"], "--format chooses what goes into -o DIR/"),
+        (["--preview", "page.txt"], "--preview page.txt: expected a file name ending in .html"),
+        (["--report", "dir/"], "--report dir/: expected a file name ending in .json"),
+        (["--set", "strokeWidth=4,"], "--set strokeWidth=4,: empty value in the list"),
+        (["--set", "strokeWidth=4,4"], "--set strokeWidth=4,4: a value is repeated"),
+        (["--set", "strokeWidth=4,99"], "--set strokeWidth=99: must be at most 32"),
+        (["--set", "colr=red,blue"], "--set colr: the preset has no parameter \"colr\"; did you mean \"color\"?"),
+        (["--strict"], "--strict does not apply when exporting"),
+        (["--scale", "300"], "--scale 300: expected a scale factor in (0, 16]"),
+        (["--scale", "16", "--set", "size=4096"], "pixels at --scale 16 is too large (limit 16384 per side)"),
+    ])
+    func moreUsageErrorsExit64(arguments: [String], message: String) throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular] + arguments, in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains(message), "stderr: \(run.stderr)")
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test(arguments: [
+        ["check", "--report", "r.json", "-o", "./"], ["check", "--watch", "-o", "./"], ["list", "-o", "x/"],
+    ])
+    func subcommandsRefuseOptionsThatDoNotApply(arguments: [String]) throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(arguments + [Self.circular], in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("error: \(arguments[1]) does not apply when '\(arguments[0])'"))
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test func unwritableOutputFolderExits1BeforeRendering() throws {
+        let dir = try temporaryDirectory()
+        // /proc accepts no new files, even from root (file modes would not stop root).
+        let run = try runTool([Self.circular, "-o", "/proc/", "--report", "r.json"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("error: cannot write /proc/circular.gif: directory /proc is not writable"))
+        #expect(listing(dir).isEmpty)
+        let file = try runTool([Self.circular, "-o", "/proc/x.gif"], in: dir)
+        #expect(file.status == 1)
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test func outputFolderThatIsAFileExits1() throws {
+        let dir = try temporaryDirectory()
+        try Self.write("x", to: dir + "/plain")
+        let run = try runTool([Self.circular, "-o", "plain/"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: cannot write plain/circular.gif: plain is not a directory\n")
+        #expect(listing(dir) == ["plain"])
+    }
+
+    @Test func unreadablePresetInABatchStopsEverything() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
+        let run = try runTool([Self.circular, "missing.json", "-o", "out/"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: cannot read missing.json: no such file\n")
+        #expect(listing(dir + "/out").isEmpty)
+    }
+
     @Test func noPresetIsAUsageError() throws {
         let dir = try temporaryDirectory()
         let run = try runTool([], in: dir)

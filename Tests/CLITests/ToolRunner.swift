@@ -76,3 +76,133 @@ func runPython(_ script: String, arguments: [String] = []) throws -> ToolRun {
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData, as: UTF8.self))
 }
+
+/// Writes `text` to `path` (UTF-8).
+func writeFile(_ text: String, to path: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+/// The bytes of a file, or an empty array when it cannot be read.
+func readBytes(_ path: String) -> [UInt8] {
+    FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+}
+
+/// SHA-256 of every regular file under `directory`, by path relative to it, from coreutils'
+/// `sha256sum` (an implementation independent of ours).
+func sha256Sums(_ directory: String) throws -> [String: String] {
+    let names = listing(directory).filter { !$0.hasPrefix(".") }
+    guard !names.isEmpty else { return [:] }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = names
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    var sums: [String: String] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { continue }
+        sums[String(parts[1].drop { $0 == " " || $0 == "*" })] = String(parts[0])
+    }
+    return sums
+}
+
+/// A small preset with a number param `size` (canvas and square), a colour param `color`, and a
+/// square that turns 90° per second, at 10 fps: 10 frames per 1 s loop.
+func squarePreset(name: String = "square", extra: String = "") -> String {
+    """
+    {
+      "version": 1,
+      "name": "\(name)",
+      "description": "A square that turns.",
+      "canvas": { "width": "$size", "height": "$size", "background": "#FFFFFF" },
+      "fps": 10,
+      "params": {
+        "color": { "default": "#FF0000", "description": "fill colour" },
+        "size": { "default": 20, "min": 4, "max": 200, "description": "canvas side in points" }
+      },
+      "layers": [
+        { "type": "rect", "center": ["$size / 2", "$size / 2"], "size": ["$size / 2", "$size / 2"],
+          "fill": "$color"\(extra),
+          "animations": [
+            { "keyPath": "rotation", "fromValue": 0, "toValue": 90, "duration": 1, "repeatCount": "infinity" }
+          ] }
+      ]
+    }
+    """
+}
+
+/// A process started in the background whose stdout and stderr are collected as they arrive.
+final class LiveProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var outText = ""
+    private var errText = ""
+
+    init(_ arguments: [String], in directory: String) throws {
+        process.executableURL = URL(fileURLWithPath: toolPath)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.append(data, toErr: false)
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.append(data, toErr: true)
+        }
+        try process.run()
+    }
+
+    private func append(_ data: Data, toErr: Bool) {
+        lock.lock()
+        if toErr {
+            errText += String(decoding: data, as: UTF8.self)
+        } else {
+            outText += String(decoding: data, as: UTF8.self)
+        }
+        lock.unlock()
+    }
+
+    /// What the process printed so far.
+    var stdout: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return outText
+    }
+
+    var stderr: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return errText
+    }
+
+    /// Polls until `condition` holds on (stdout, stderr), up to `limit` seconds (a safety net for
+    /// a hung process, not a timing assertion). Returns whether it held.
+    func wait(upTo limit: Double = 60, until condition: (String, String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(limit)
+        while Date() < deadline {
+            if condition(stdout, stderr) { return true }
+            usleep(50_000)
+        }
+        return condition(stdout, stderr)
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}

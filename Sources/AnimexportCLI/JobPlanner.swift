@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Render
+import Spec
+import Timeline
+
+/// A run that stops with this exit code; its messages have been printed already.
+struct ExitFailure: Error, Equatable {
+    var code: ExitCode
+}
+
+/// Turns the command line into checked jobs before any rendering: reads every preset with every
+/// `--set` combination, plans every loop, names every file and checks every output folder. When
+/// anything is wrong it prints every problem it found and nothing is written.
+enum JobPlanner {
+    /// The presets named on the command line: files as given, folders as their `*.json` files
+    /// in name order.
+    /// - Throws: `UsageError` for a folder without presets.
+    static func presetFiles(_ arguments: [String]) throws(UsageError) -> [String] {
+        var files: [String] = []
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
+                let presets = names.filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+                guard !presets.isEmpty else { throw UsageError(message: "\(argument) holds no .json presets") }
+                let dir = argument.count > 1 && argument.hasSuffix("/") ? String(argument.dropLast()) : argument
+                files += presets.map { "\(dir)/\($0)" }
+            } else {
+                files.append(argument)
+            }
+        }
+        return files
+    }
+
+    /// Reads one preset with `overrides`, printing what is wrong when it cannot be used.
+    /// - Parameter printed: diagnostics already printed (so a fan-out does not repeat them).
+    /// - Throws: `ExitFailure` with 1 (unreadable), 64 (bad `--set`) or 65 (invalid preset).
+    static func load(
+        _ path: String, overrides: [String: String], console: Console, printed: inout Set<String>
+    ) throws(ExitFailure) -> LoadedPreset {
+        do {
+            let loaded = try PresetLoader.load(contentsOf: path, overrides: overrides)
+            for w in loaded.warnings where printed.insert(w.description).inserted { console.diagnostic(w) }
+            return loaded
+        } catch let error as PresetError {
+            var fresh = 0
+            for d in error.diagnostics where printed.insert(d.description).inserted {
+                console.diagnostic(d)
+                fresh += 1
+            }
+            if fresh > 0 {
+                let count = error.diagnostics.filter { $0.severity == .error }.count
+                console.note("\(path): \(count) error\(count == 1 ? "" : "s"); nothing written")
+            }
+            throw ExitFailure(code: .badPreset)
+        } catch let error as ParameterOverrideError {
+            if printed.insert(error.message).inserted { console.error("\(path): \(error.message)") }
+            throw ExitFailure(code: .usage)
+        } catch {
+            console.error("\(error)")
+            throw ExitFailure(code: .failure)
+        }
+    }
+
+    /// Every job of the command line, checked; see the type's documentation.
+    /// - Parameter presets: the preset files (after `presetFiles`).
+    /// - Throws: `ExitFailure` after printing every problem.
+    static func jobs(for presets: [String], options: Options, console: Console) throws(ExitFailure) -> [ExportJob] {
+        var worst = ExitCode.success
+        var jobs: [ExportJob] = []
+        let variants = Variant.expand(options.settings)
+        for path in presets {
+            var printed = Set<String>()
+            var gifWarned = false
+            for variant in variants {
+                let loaded: LoadedPreset
+                do {
+                    loaded = try load(path, overrides: variant.overrides, console: console, printed: &printed)
+                } catch {
+                    worst = worst.combined(with: error.code)
+                    continue
+                }
+                for scale in options.scales {
+                    do {
+                        let job = try makeJob(path, loaded, variant, scale, options)
+                        if job.wantsGIF, job.gifPlan.fps < job.plan.fps, !gifWarned {
+                            gifWarned = true
+                            console.warning(
+                                "\(path): \(formatNumber(job.plan.fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(job.gifPlan.fps)) fps"
+                            )
+                        }
+                        jobs.append(job)
+                    } catch {
+                        if printed.insert(error.message).inserted { console.error(error.message) }
+                        worst = worst.combined(with: error.code)
+                    }
+                }
+            }
+        }
+        if worst != .success { throw ExitFailure(code: worst) }
+        try checkUniquePaths(jobs, console: console)
+        return jobs
+    }
+
+    /// A job failure with its exit code and message.
+    struct JobError: Error {
+        var code: ExitCode
+        var message: String
+    }
+
+    private static func makeJob(
+        _ path: String, _ loaded: LoadedPreset, _ variant: Variant, _ scale: Double, _ options: Options
+    ) throws(JobError) -> ExportJob {
+        var composition = loaded.composition
+        if let background = options.background { composition.canvas.background = background }
+        let fps = options.fps ?? composition.fps
+        let plan: LoopPlan
+        let gifPlan: LoopPlan
+        do {
+            plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
+            gifPlan = try Exporter.gifPlan(for: plan, of: composition, duration: options.duration)
+        } catch {
+            throw JobError(code: .badPreset, message: "\(path): \(error.message)")
+        }
+        let pixels = SceneRenderer.pixelSize(
+            width: composition.canvas.width, height: composition.canvas.height, scale: scale)
+        guard pixels.width <= 16384, pixels.height <= 16384 else {
+            throw JobError(
+                code: .usage,
+                message:
+                    "\(path): \(pixels.width)×\(pixels.height) pixels at --scale \(formatNumber(scale)) is too large (limit 16384 per side)"
+            )
+        }
+        var stillTime: Double?
+        switch options.still {
+        case .index(let i)?:
+            guard i < plan.frameCount else {
+                throw JobError(
+                    code: .usage,
+                    message: "--frame \(i): \(path) loops in \(plan.frameCount) frames (0…\(plan.frameCount - 1))")
+            }
+            stillTime = plan.time(ofFrame: i)
+        case .time(let t)?: stillTime = t
+        case nil: stillTime = nil
+        }
+        let targets = OutputPlan.targets(
+            name: composition.name, variant: variant, scale: scale, frameCount: plan.frameCount, options: options)
+        return ExportJob(
+            presetPath: path, composition: composition, variant: variant, scale: scale,
+            stem: composition.name + variant.suffix + OutputPlan.scaleSuffix(scale), plan: plan, gifPlan: gifPlan,
+            targets: targets, matte: options.matte ?? composition.canvas.matte, stillTime: stillTime)
+    }
+
+    /// Two jobs writing the same file is a usage error (say, two presets with the same `name`).
+    private static func checkUniquePaths(_ jobs: [ExportJob], console: Console) throws(ExitFailure) {
+        var owner: [String: String] = [:]
+        for job in jobs {
+            for path in job.paths {
+                if let other = owner[path] {
+                    let from =
+                        other == job.presetPath ? "twice from \(other)" : "from both \(other) and \(job.presetPath)"
+                    console.error(
+                        "\(path) would be written \(from); give the presets different names or use separate -o folders")
+                    throw ExitFailure(code: .usage)
+                }
+                owner[path] = job.presetPath
+            }
+        }
+    }
+
+    /// Makes sure every folder the run writes to (or, for `check`, reads from) exists and, when
+    /// writing, accepts a new file. The default `output/` and a `--frames` folder are created.
+    /// - Throws: `ExitFailure(.failure)` after printing the first folder that fails.
+    static func prepareFolders(
+        _ jobs: [ExportJob], extra: [String], options: Options, writing: Bool, console: Console
+    ) throws(ExitFailure) {
+        if writing {
+            var create: [String] = []
+            if options.outputs.isEmpty { create.append(OutputPlan.defaultDirectory) }
+            if let frames = options.framesDirectory { create.append(frames) }
+            for dir in create {
+                do {
+                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                } catch {
+                    console.error("cannot create \(dir): \(AtomicFile.reason(error))")
+                    throw ExitFailure(code: .failure)
+                }
+            }
+        }
+        var seen = Set<String>()
+        for path in jobs.flatMap(\.paths) + extra {
+            let directory = (path as NSString).deletingLastPathComponent
+            let dir = directory.isEmpty ? "." : directory
+            guard seen.insert(dir).inserted else { continue }
+            do {
+                try AtomicFile.checkDirectory(of: path, writable: writing)
+            } catch {
+                console.error(writing ? error.message : "cannot check \(path): \(error.reason)")
+                throw ExitFailure(code: .failure)
+            }
+        }
+    }
+}
+
+extension ExitCode {
+    /// The code for a run with two outcomes: a usage error wins, otherwise the first failure.
+    func combined(with other: ExitCode) -> ExitCode {
+        if self == .success || other == .usage { return other }
+        return self
+    }
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Spec
+
+/// Checked conversions from option text to values; each error quotes the option and the value.
+extension Options {
+    static func number(
+        _ text: String, _ name: String, _ expected: String, _ valid: (Double) -> Bool
+    ) throws(UsageError) -> Double {
+        guard let n = Double(text), n.isFinite, valid(n) else {
+            throw UsageError(message: "\(name) \(text): expected \(expected)")
+        }
+        return n
+    }
+
+    static func integer(
+        _ text: String, _ name: String, _ expected: String, _ range: ClosedRange<Int>
+    ) throws(UsageError) -> Int {
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(message: "\(name) \(text): expected \(expected)")
+        }
+        return n
+    }
+
+    static func color(_ text: String, _ name: String) throws(UsageError) -> RGBAColor {
+        guard let c = RGBAColor(parsing: text) else {
+            var message = "\(name) \(text): expected a colour (\(RGBAColor.acceptedColorForms))"
+            if let near = suggestion(for: text, among: RGBAColor.namedColors.map(\.name)) {
+                message += "; did you mean \(near)?"
+            }
+            throw UsageError(message: message)
+        }
+        return c
+    }
+
+    /// Comma-separated items, none empty.
+    static func list(_ text: String, _ name: String) throws(UsageError) -> [String] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !items.contains(where: \.isEmpty) else {
+            throw UsageError(message: "\(name) \(text): empty item in the comma-separated list")
+        }
+        return items
+    }
+
+    /// A file path whose extension is one of `extensions` (lower case, without the dot).
+    static func file(_ text: String, _ name: String, extensions: [String]) throws(UsageError) -> String {
+        let ext = (text as NSString).pathExtension.lowercased()
+        guard !text.hasSuffix("/"), extensions.contains(ext) else {
+            throw UsageError(
+                message: "\(name) \(text): expected a file name ending in .\(extensions[0])")
+        }
+        return text
+    }
+}
+
+extension ParameterSetting {
+    /// The text before the first `=` (what the setting overrides).
+    static func name(of text: String) -> String {
+        text.firstIndex(of: "=").map { String(text[..<$0]) } ?? text
+    }
+
+    /// Parses `NAME=VALUE` or `NAME=V1,V2,…`; `\,` is a comma inside a value and `\\` a backslash.
+    init(parsing text: String) throws(UsageError) {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+            throw UsageError(message: "--set \(text): expected NAME=VALUE, e.g. --set color=#FF3B30")
+        }
+        name = String(text[..<eq])
+        var values: [String] = []
+        var current = ""
+        var escaped = false
+        for character in text[text.index(after: eq)...] {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "," {
+                values.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if escaped { current.append("\\") }
+        values.append(current)
+        if values.count > 1, values.contains(where: \.isEmpty) {
+            throw UsageError(message: "--set \(text): empty value in the list")
+        }
+        if Set(values).count != values.count {
+            throw UsageError(message: "--set \(text): a value is repeated")
+        }
+        self.values = values
+    }
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Spec
+import Timeline
+
+/// The `--report` file: for every job, the params in effect, the loop plan, and the GIF's and
+/// the sheet's timing frame by frame (`docs/cli.md` documents every field).
+enum ReportWriter {
+    /// The report as JSON text (fixed key order, locale-independent numbers, final newline).
+    static func json(_ products: [JobProduct]) -> String {
+        JSONText.object([
+            "tool": .string("animexport"),
+            "version": .string(Command.version),
+            "animations": .array(products.map(animation)),
+        ]).rendered()
+    }
+
+    private static func animation(_ product: JobProduct) -> JSONText {
+        let job = product.job
+        let source: String
+        switch job.plan.source {
+        case .cycles: source = "cycles"
+        case .explicit: source = "duration"
+        case .still: source = "still"
+        }
+        return .object([
+            "preset": .string(job.presetPath),
+            "name": .string(job.composition.name),
+            "output": .string(job.stem),
+            "files": .array(job.paths.map { .string($0) }),
+            "scale": .number(job.scale),
+            "params": .object(
+                job.composition.parameters.map { JSONText.Member(key: $0.name, value: value($0.value)) }),
+            "loop": .object([
+                "period": .number(job.plan.period), "start": .number(job.plan.start), "source": .string(source),
+            ]),
+            "gif": product.gifTiming.map(timing) ?? .null,
+            "sheet": product.sheetTiming.map(timing) ?? .null,
+        ])
+    }
+
+    /// A param's value with its JSON type: numbers and booleans as such, colours as `#RRGGBB[AA]`.
+    private static func value(_ value: ParameterValue) -> JSONText {
+        switch value {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .color, .string: .string(value.description)
+        }
+    }
+
+    static func timing(_ report: TimingReport) -> JSONText {
+        .object([
+            "unit": .string(report.grid == .centiseconds ? "cs" : "ms"),
+            "fps": .number(report.fps),
+            "frameCount": .integer(report.frameCount),
+            "totalDuration": .number(report.totalDuration),
+            "durationError": .number(report.durationError),
+            "warnings": .array(report.warnings.map { .string($0) }),
+            "frames": .array(
+                report.frames.map { f in
+                    .object([
+                        "index": .integer(f.index), "sourceFrame": .integer(f.sourceFrame),
+                        "sourceFrames": .integer(f.sourceFrameCount), "time": .number(f.time),
+                        "encodedTime": .number(f.encodedTime), "delay": .integer(f.delay),
+                    ])
+                }),
+        ])
+    }
+}

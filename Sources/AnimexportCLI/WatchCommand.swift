@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `--watch`: renders every preset once, then polls the presets and the files they use five
+/// times a second and re-renders a preset when one of its files changes. Prints one line per
+/// render (`12:04:05 presets/ring.json: 2 files in 0.31 s`); a bad edit prints its errors and
+/// the watch goes on. SIGINT or SIGTERM ends it (after the render in progress) with exit 0.
+enum WatchCommand {
+    /// Seconds between two looks at the files.
+    static let pollInterval = 0.2
+
+    /// One watched preset.
+    private struct Watched {
+        var path: String
+        /// The preset and the files it used when last read.
+        var files: [String]
+        var stamps: [String: FileStamp]
+    }
+
+    static func run(_ presets: [String], options: Options, console: Console) -> ExitCode {
+        let stop = StopFlag()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.set() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        var watched = presets.map { Watched(path: $0, files: [$0], stamps: [:]) }
+        for i in watched.indices {
+            render(&watched[i], options: options, console: console)
+        }
+        if !options.quiet {
+            console.err("watching \(watched.count) preset\(watched.count == 1 ? "" : "s"); Ctrl-C to stop")
+        }
+        while !stop.isSet {
+            usleep(useconds_t(pollInterval * 1_000_000))
+            for i in watched.indices where !stop.isSet {
+                guard FileStamp.of(watched[i].files) != watched[i].stamps else { continue }
+                // Let a save that writes in several steps finish before reading.
+                var settled = FileStamp.of(watched[i].files)
+                repeat {
+                    usleep(50_000)
+                    let again = FileStamp.of(watched[i].files)
+                    if again == settled { break }
+                    settled = again
+                } while !stop.isSet
+                render(&watched[i], options: options, console: console)
+            }
+        }
+        return .success
+    }
+
+    /// Renders one preset and records the stamps its files had before reading, so an edit made
+    /// during the render triggers the next one.
+    private static func render(_ watched: inout Watched, options: Options, console: Console) {
+        if let referenced = FileStamp.referencedFiles(ofPreset: watched.path) {
+            watched.files = [watched.path] + referenced
+        }
+        watched.stamps = FileStamp.of(watched.files)
+        let start = DispatchTime.now().uptimeNanoseconds
+        var line: String
+        do {
+            let jobs = try JobPlanner.jobs(for: [watched.path], options: options, console: console)
+            let extra = [options.reportPath, options.previewPath].compactMap { $0 }
+            try JobPlanner.prepareFolders(jobs, extra: extra, options: options, writing: true, console: console)
+            let result = ExportCommand.execute(jobs, options: options, mode: .write, console: console)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            line =
+                result.code == .success
+                ? "\(watched.path): \(result.files) file\(result.files == 1 ? "" : "s") in \(String(format: "%.2f", locale: nil, seconds)) s"
+                : "\(watched.path): failed (exit \(result.code.rawValue)); waiting for the next save"
+        } catch {
+            line = "\(watched.path): failed (exit \(error.code.rawValue)); waiting for the next save"
+        }
+        if !options.quiet || line.contains("failed") { console.out("\(clock()) \(line)") }
+    }
+
+    /// The local time as `HH:MM:SS`.
+    private static func clock() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+}
+
+/// Set once by a signal handler, read by the polling loop.
+private final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+}

@@ -1,0 +1,167 @@
+import Encode
+import Foundation
+import Render
+import Testing
+
+/// Batch runs for CI: folders in, `-o DIR` out, `--format`, `--scale` lists, `--set` fan-out,
+/// `--jobs`, byte-stable output, and `check` as a gate for committed assets.
+@Suite(.serialized) struct BatchTests {
+    /// A folder with two presets (`square`, `dot`) and an empty `out/`.
+    static func workspace() throws -> String {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/presets", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
+        try writeFile(squarePreset(), to: dir + "/presets/square.json")
+        try writeFile(
+            squarePreset(name: "dot").replacingOccurrences(of: "\"type\": \"rect\"", with: "\"type\": \"ellipse\""),
+            to: dir + "/presets/dot.json")
+        return dir
+    }
+
+    @Test func folderInFormatsAndScalesOut() throws {
+        let dir = try Self.workspace()
+        let run = try runTool(
+            ["presets", "-o", "out/", "--format", "gif,sheet,frames", "--scale", "1,2", "--quiet"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty)
+        var expected: [String] = []
+        for name in ["dot", "square"] {
+            for stem in [name, name + "@2x"] {
+                expected += ["\(stem).gif", "\(stem).json", "\(stem).png"]
+                expected += (0..<10).map { "\(stem)-00\($0).png" }
+            }
+        }
+        #expect(listing(dir + "/out") == expected.sorted())
+        // @2x is rendered at twice the pixels, from vectors.
+        let one = try GIFDecoder.decode(readBytes(dir + "/out/square.gif"))
+        let two = try GIFDecoder.decode(readBytes(dir + "/out/square@2x.gif"))
+        #expect(one.width == 20 && one.height == 20 && two.width == 40 && two.height == 40)
+        #expect(two.frames.count == 10 && two.frames.map(\.delay) == Array(repeating: 10, count: 10))
+        let json =
+            try JSONSerialization.jsonObject(with: Data(readBytes(dir + "/out/square@2x.json"))) as? [String: Any]
+        let meta = json?["meta"] as? [String: Any]
+        #expect(meta?["image"] as? String == "square@2x.png")
+        #expect(meta?["scale"] as? String == "2")  // Aseprite writes the scale as a string
+        // Frame PNGs equal the sheet's cells' source frames: frame 0 is the unturned square.
+        let frame0 = try PNGCodec.decode(readBytes(dir + "/out/square-000.png"))
+        #expect(frame0.width == 20 && frame0[10, 10] == (255, 0, 0, 255) && frame0[1, 1] == (255, 255, 255, 255))
+    }
+
+    @Test func setListFansOutWithPredictableNames() throws {
+        let dir = try Self.workspace()
+        let run = try runTool(
+            [
+                "presets/square.json", "--set", "size=10,30", "--set", "color=#00FF00,blue", "-o", "out/", "--format",
+                "gif",
+            ],
+            in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            listing(dir + "/out") == [
+                "square-size-10-color-00FF00.gif", "square-size-10-color-blue.gif", "square-size-30-color-00FF00.gif",
+                "square-size-30-color-blue.gif",
+            ])
+        let small = try GIFDecoder.decode(readBytes(dir + "/out/square-size-10-color-00FF00.gif"))
+        #expect(small.width == 10)
+        #expect(small.frames[0].canvas[5, 5] == (0, 255, 0, 255))
+        let big = try GIFDecoder.decode(readBytes(dir + "/out/square-size-30-color-blue.gif"))
+        #expect(big.width == 30)
+        #expect(big.frames[0].canvas[15, 15] == (0, 122, 255, 255))
+        // Summary lines come in job order.
+        let names = run.stdout.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
+        #expect(
+            names == [
+                "out/square-size-10-color-00FF00.gif", "out/square-size-10-color-blue.gif",
+                "out/square-size-30-color-00FF00.gif", "out/square-size-30-color-blue.gif",
+            ])
+    }
+
+    @Test func fileOutputGetsVariantAndScaleSuffixes() throws {
+        let dir = try Self.workspace()
+        let run = try runTool(
+            ["presets/square.json", "--set", "size=10,12", "--scale", "1,3", "-o", "loader.gif", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            listing(dir).filter { $0.hasSuffix(".gif") } == [
+                "loader-size-10.gif", "loader-size-10@3x.gif", "loader-size-12.gif", "loader-size-12@3x.gif",
+            ])
+        // One scale: the name is used as given.
+        let single = try runTool(["presets/square.json", "--scale", "2", "-o", "one@2x.gif", "-q"], in: dir)
+        #expect(single.status == 0)
+        #expect(try GIFDecoder.decode(readBytes(dir + "/one@2x.gif")).width == 40)
+    }
+
+    @Test func bytesAreIdenticalWhateverJobsClockAndLocale() throws {
+        let dir = try Self.workspace()
+        try FileManager.default.createDirectory(atPath: dir + "/out2", withIntermediateDirectories: false)
+        let common = [
+            "presets", packageRoot + "/presets/circular.json", "--format", "gif,sheet,frames", "--scale", "1,2", "-q",
+        ]
+        let a = try runTool(
+            common + ["-o", "out/", "--jobs", "1"], in: dir, environment: ["TZ": "UTC", "LC_ALL": "C"])
+        let b = try runTool(
+            common + ["-o", "out2/", "--jobs", "4"], in: dir,
+            environment: ["TZ": "Pacific/Kiritimati", "LC_ALL": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let sumsA = try sha256Sums(dir + "/out")
+        let sumsB = try sha256Sums(dir + "/out2")
+        #expect(sumsA.count == 2 * 2 * 13 + 2 * 123)
+        #expect(sumsA == sumsB)
+        #expect(sumsA.values.allSatisfy { $0.count == 64 })
+    }
+
+    @Test func checkPassesOnFreshOutputAndNamesStaleFilesWithoutTouchingThem() throws {
+        let dir = try Self.workspace()
+        let arguments = ["presets", "-o", "out/", "--scale", "1,2"]
+        #expect(try runTool(arguments + ["-q"], in: dir).status == 0)
+        let fresh = try runTool(["check"] + arguments, in: dir)
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout == "check: all 12 files are up to date\n")
+
+        // Break two files and remove one; check must name them and change nothing.
+        try FileManager.default.removeItem(atPath: dir + "/out/dot@2x.gif")
+        try writeFile("stale", to: dir + "/out/square.json")
+        var png = readBytes(dir + "/out/square@2x.png")
+        png[png.count / 2] ^= 0xFF
+        try Data(png).write(to: URL(fileURLWithPath: dir + "/out/square@2x.png"))
+        let before = try sha256Sums(dir + "/out")
+        let stale = try runTool(["check"] + arguments, in: dir)
+        #expect(stale.status == 2)
+        #expect(
+            stale.stdout.split(separator: "\n").sorted() == [
+                "differs: out/square.json", "differs: out/square@2x.png", "missing: out/dot@2x.gif",
+            ])
+        #expect(stale.stderr.hasPrefix("error: 3 of 12 files are missing or differ"))
+        #expect(try sha256Sums(dir + "/out") == before)
+        #expect(listing(dir + "/out").count == 11)
+    }
+
+    @Test func checkWithAMissingFolderFails() throws {
+        let dir = try Self.workspace()
+        let run = try runTool(["check", "presets", "-o", "nowhere/"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: cannot check nowhere/dot.gif: directory nowhere does not exist\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/nowhere"))
+    }
+
+    @Test func oneInvalidPresetStopsTheWholeBatchBeforeWriting() throws {
+        let dir = try Self.workspace()
+        try writeFile("{ \"version\": 1 ", to: dir + "/presets/zzz.json")
+        let run = try runTool(["presets", "-o", "out/"], in: dir)
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("presets/zzz.json:1:"))
+        #expect(listing(dir + "/out").isEmpty)
+    }
+
+    @Test func twoPresetsWithOneNameAreAUsageError() throws {
+        let dir = try Self.workspace()
+        try writeFile(squarePreset(), to: dir + "/presets/square-copy.json")
+        let run = try runTool(["presets", "-o", "out/"], in: dir)
+        #expect(run.status == 64)
+        #expect(
+            run.stderr
+                == "error: out/square.gif would be written from both presets/square-copy.json and presets/square.json; give the presets different names or use separate -o folders\n"
+        )
+        #expect(listing(dir + "/out").isEmpty)
+    }
+}
