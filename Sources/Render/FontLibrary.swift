@@ -2,7 +2,7 @@
 
 internal import CCairo
 import Foundation
-public import Spec
+import Spec
 
 /// Fonts for text layers, found through fontconfig and kept for the life of the process.
 ///

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 internal import CCairo
-public import Geometry
+import Geometry
 import Spec
 public import Timeline
 
