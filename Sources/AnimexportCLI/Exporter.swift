@@ -30,6 +30,9 @@ public struct RenderedAnimation: Equatable, Sendable {
 /// The library face of the command: render a composition's frames, then encode them. The CLI and
 /// the benchmark both go through here.
 public enum Exporter {
+    /// Whether fontconfig has a font family (for the decoder's `font-missing` lint).
+    public static let fontAvailable: @Sendable (String) -> Bool = { FontLibrary.installedFamily($0) != nil }
+
     /// GIF players cannot show delays under 2 cs (semantics §8.4), so GIFs top out at 50 fps.
     public static let maximumGIFFrameRate = 50.0
 

@@ -41,7 +41,8 @@ enum JobPlanner {
         _ path: String, overrides: [String: String], console: Console, printed: inout Set<String>
     ) throws(ExitFailure) -> LoadedPreset {
         do {
-            let loaded = try PresetLoader.load(contentsOf: path, overrides: overrides)
+            let loaded = try PresetLoader.load(
+                contentsOf: path, overrides: overrides, fontAvailable: Exporter.fontAvailable)
             for w in loaded.warnings where printed.insert(w.description).inserted { console.diagnostic(w) }
             return loaded
         } catch let error as PresetError {

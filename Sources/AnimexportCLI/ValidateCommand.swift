@@ -41,7 +41,8 @@ enum ValidateCommand {
         for variant in Variant.expand(options.settings) {
             let loaded: LoadedPreset
             do {
-                loaded = try PresetLoader.load(contentsOf: path, overrides: variant.overrides)
+                loaded = try PresetLoader.load(
+                    contentsOf: path, overrides: variant.overrides, fontAvailable: Exporter.fontAvailable)
             } catch let error as PresetError {
                 error.diagnostics.forEach(emit)
                 code = code.combined(with: .badPreset)
@@ -59,7 +60,9 @@ enum ValidateCommand {
             let fps = options.fps ?? composition.fps
             do {
                 let plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
-                loopLints(plan, file: path, composition: composition).forEach(emit)
+                loopLints(plan, file: path, composition: composition)
+                    .filter { !composition.allowedLints.contains($0.lint ?? "") }
+                    .forEach(emit)
                 facts =
                     "\(formatNumber(plan.period)) s loop, \(plan.frameCount) frames at \(formatNumber(fps)) fps, \(formatNumber(composition.canvas.width))×\(formatNumber(composition.canvas.height)) pt"
             } catch {
@@ -95,29 +98,24 @@ enum ValidateCommand {
                 Diagnostic(
                     .warning, file: file, path: durationPath, location: nil,
                     message:
-                        "the loop period \(formatNumber(plan.period)) s does not land on the 1/100 s grid of GIF delays, so the GIF lasts \(formatNumber(timing.totalDuration)) s; make the period a whole number of centiseconds"
+                        "the loop period \(formatNumber(plan.period)) s does not land on the 1/100 s grid of GIF delays, so the GIF lasts \(formatNumber(timing.totalDuration)) s; make the period a whole number of centiseconds",
+                    lint: "period-off-grid"
                 ))
         }
         if case .cycles(let cycles) = plan.source, let longest = cycles.max() {
-            let milliseconds = cycles.map { Int64(($0 * 1000).rounded()) }
-            let lcm = milliseconds.reduce(Int64(1)) { a, b in b <= 0 ? a : a / gcd(a, b) * b }
-            if Double(lcm) > 4 * (longest * 1000).rounded() {
+            // The period is the cycles' least common multiple (LoopPlan computes it).
+            let lcm = (plan.period * 1000).rounded()
+            if lcm > 4 * (longest * 1000).rounded() {
                 let list = Set(cycles).sorted().map { formatNumber($0) + " s" }.joined(separator: ", ")
                 lints.append(
                     Diagnostic(
                         .warning, file: file, path: "$", location: nil,
                         message:
-                            "the animations' cycles (\(list)) line up only every \(formatNumber(Double(lcm) / 1000)) s, so the loop has \(plan.frameCount) frames; make the cycles divide each other or set \"duration\""
+                            "the animations' cycles (\(list)) line up only every \(formatNumber(lcm / 1000)) s, so the loop has \(plan.frameCount) frames; make the cycles divide each other or set \"duration\"",
+                        lint: "long-loop"
                     ))
             }
         }
         return lints
     }
-}
-
-/// Greatest common divisor of two positive integers.
-private func gcd(_ a: Int64, _ b: Int64) -> Int64 {
-    var (a, b) = (a, b)
-    while b != 0 { (a, b) = (b, a % b) }
-    return a
 }

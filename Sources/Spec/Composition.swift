@@ -21,11 +21,13 @@ public struct Composition: Equatable, Sendable {
     public var parameters: [Parameter]
     /// The layer tree, back to front.
     public var layers: [Layer]
+    /// Lint codes the preset acknowledges (`allowLints`), for lints found after decoding.
+    public var allowedLints: [String]
 
     /// Builds a composition; the decoder is the usual source of one.
     public init(
         name: String, description: String = "", canvas: Canvas, fps: Double = 30,
-        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer]
+        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = []
     ) {
         self.name = name
         self.description = description
@@ -34,6 +36,7 @@ public struct Composition: Equatable, Sendable {
         self.duration = duration
         self.parameters = parameters
         self.layers = layers
+        self.allowedLints = allowedLints
     }
 }
 

@@ -18,6 +18,8 @@ final class DecodeContext {
     /// Outlines of the named shape layers decoded so far, in their parents' coordinates (their
     /// own model transform applied), for path animations that say `"path": "@name"`.
     var namedPaths: [String: BezierPath] = [:]
+    /// Whether a font family is installed, when the caller can tell.
+    var fontAvailable: (@Sendable (String) -> Bool)?
 
     init(file: String) {
         self.file = file

@@ -53,6 +53,12 @@ extension PresetDecoder {
             let f = context.object(fv, o.path("font"), what: "a font {\"family\", \"size\", \"weight\"}")
         {
             if let fam = f.string("family") {
+                if let check = context.fontAvailable, !fam.isEmpty, !check(fam) {
+                    context.lint(
+                        "font-missing", f.path("family"), f.object["family"]?.location,
+                        "font family \"\(fam)\" is not installed here, so another font is drawn in its place; install it or use \"\(Self.defaultFontFamily)\" (installed by make deps)"
+                    )
+                }
                 if fam.isEmpty {
                     context.error(
                         f.path("family"), f.object["family"]?.location,

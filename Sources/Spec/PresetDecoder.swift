@@ -25,6 +25,9 @@ struct PresetDecoder {
         "fps-above-50": "GIF cannot play more than 50 frames per second",
         "spring-cut": "a spring's duration ends before the spring settles",
         "ignored-key": "a key that the animation's mode ignores",
+        "font-missing": "a text layer's font family is not installed",
+        "period-off-grid": "the loop period is not a whole number of centiseconds",
+        "long-loop": "the cycles line up only after many times the longest one",
     ]
 
     /// Decodes the whole preset; returns nil only when the root is not an object or a required
@@ -84,6 +87,7 @@ struct PresetDecoder {
         let duration = top.number(
             "duration", where: { $0 > 0 && $0 <= 600 }, expected: "a loop period in seconds in (0, 600]")
 
+        var allowedLints: [String] = []
         var layers: [Layer] = []
         if let v = top.required("layers", expected: "an array of layers") {
             let canvasRect = Rect(x: 0, y: 0, width: canvas.width, height: canvas.height)
@@ -114,12 +118,13 @@ struct PresetDecoder {
                 }
             }
             context.dropAllowedLints(allowed)
+            allowedLints = allowed.sorted()
         }
         top.finish(context: "the preset", known: Self.topLevelKeys)
 
         return Composition(
             name: name, description: description, canvas: canvas, fps: fps, duration: duration,
-            parameters: parameters, layers: layers)
+            parameters: parameters, layers: layers, allowedLints: allowedLints)
     }
 
     static func isSafeName(_ s: String) -> Bool {

@@ -37,11 +37,15 @@ public enum PresetLoader {
     /// - Parameters:
     ///   - path: file path as the user typed it (it appears as-is in diagnostics).
     ///   - overrides: `--set` values by parameter name, as typed (`"#FF3B30"`, `"2.5"`).
+    ///   - fontAvailable: tells whether a font family is installed (the renderer knows, `Spec`
+    ///     does not); a text layer naming a missing family gets the `font-missing` lint. nil
+    ///     skips the check.
     /// - Throws: `PresetReadError` when the file cannot be read; `ParameterOverrideError` for a
     ///   bad `--set`; `PresetError` with every diagnostic when the preset has errors.
-    public static func load(contentsOf path: String, overrides: [String: String] = [:]) throws
-        -> LoadedPreset
-    {
+    public static func load(
+        contentsOf path: String, overrides: [String: String] = [:],
+        fontAvailable: (@Sendable (String) -> Bool)? = nil
+    ) throws -> LoadedPreset {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
             isDirectory.boolValue
@@ -54,7 +58,7 @@ public enum PresetLoader {
                 ? "permission denied" : "no such file"
             throw PresetReadError(file: path, reason: reason)
         }
-        var loaded = try decode(bytes: [UInt8](data), file: path, overrides: overrides)
+        var loaded = try decode(bytes: [UInt8](data), file: path, overrides: overrides, fontAvailable: fontAvailable)
         loaded.directory = (path as NSString).deletingLastPathComponent
         return loaded
     }
@@ -64,11 +68,13 @@ public enum PresetLoader {
     ///   - bytes: UTF-8 JSON.
     ///   - file: the name to show in diagnostics.
     ///   - overrides: `--set` values by parameter name, as typed.
+    ///   - fontAvailable: see `load(contentsOf:overrides:fontAvailable:)`.
     /// - Throws: `ParameterOverrideError` for a bad override; `PresetError` listing every
     ///   problem (errors and warnings) when there is at least one error.
-    public static func decode(bytes: [UInt8], file: String, overrides: [String: String] = [:])
-        throws -> LoadedPreset
-    {
+    public static func decode(
+        bytes: [UInt8], file: String, overrides: [String: String] = [:],
+        fontAvailable: (@Sendable (String) -> Bool)? = nil
+    ) throws -> LoadedPreset {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes: bytes)
@@ -80,6 +86,7 @@ public enum PresetLoader {
             ])
         }
         let context = DecodeContext(file: file)
+        context.fontAvailable = fontAvailable
         let decoder = PresetDecoder(context: context)
         let composition = try decoder.decode(root, overrides: overrides)
         guard let composition, !context.hasErrors else {

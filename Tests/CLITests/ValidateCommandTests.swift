@@ -53,7 +53,7 @@ struct ValidateCommandTests {
         let relaxed = try runTool(["validate", "odd.json"], in: dir)
         #expect(relaxed.status == 0, "\(relaxed.stderr)")
         let warning =
-            "odd.json: warning: $: the loop period 1.234 s does not land on the 1/100 s grid of GIF delays, so the GIF lasts 1.23 s; make the period a whole number of centiseconds"
+            "odd.json: warning: $: the loop period 1.234 s does not land on the 1/100 s grid of GIF delays, so the GIF lasts 1.23 s; make the period a whole number of centiseconds [period-off-grid]"
         #expect(relaxed.stderr == warning + "\n")
         #expect(relaxed.stdout == "odd.json: valid (1.234 s loop, 12 frames at 10 fps, 20×20 pt); 1 warning\n")
 
@@ -77,7 +77,7 @@ struct ValidateCommandTests {
         #expect(run.status == 0)
         #expect(
             run.stderr
-                == "late.json: warning: $: the animations' cycles (1 s, 1.1 s) line up only every 11 s, so the loop has 110 frames; make the cycles divide each other or set \"duration\"\n"
+                == "late.json: warning: $: the animations' cycles (1 s, 1.1 s) line up only every 11 s, so the loop has 110 frames; make the cycles divide each other or set \"duration\" [long-loop]\n"
         )
     }
 

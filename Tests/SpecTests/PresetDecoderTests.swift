@@ -312,3 +312,12 @@ func lintsAreWarningsWithCodes(layer: String, code: String) throws {
             extra: " \"allowLints\": [\"stroke-rang\"],"))
     #expect(found.contains { $0.path == "$.allowLints[0]" && $0.message.contains("did you mean \"stroke-range\"?") })
 }
+
+@Test func missingFontIsALintAtTheFamily() throws {
+    let text = ##"{ "type": "text", "text": "Hi", "position": [1, 1], "font": { "family": "Nope Sans", "size": 12 } }"##
+    let loaded = try PresetLoader.decode(
+        bytes: Array(preset(layer: text).utf8), file: "t.json", fontAvailable: { $0 == "Inter" })
+    #expect(loaded.warnings.map(\.lint) == ["font-missing"])
+    #expect(loaded.warnings.first?.path == "$.layers[0].font.family")
+    #expect(loaded.warnings.first?.location != nil)
+}

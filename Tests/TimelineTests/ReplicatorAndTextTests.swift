@@ -75,7 +75,9 @@ func textPlaceholdersFormat(template: String, value: Double, expected: String) t
     state.fillColor = .black
     state.strokeColor = .black
     let fill = Animation(
-        content: .basic(property: .fillColor, from: .color(RGBAColor(red: 1, green: 0, blue: 0)), to: .color(RGBAColor(red: 0, green: 0, blue: 1))),
+        content: .basic(
+            property: .fillColor, from: .color(RGBAColor(red: 1, green: 0, blue: 0)),
+            to: .color(RGBAColor(red: 0, green: 0, blue: 1))),
         duration: 2)
     let stroke = Animation(
         content: .keyframes(
