@@ -20,6 +20,7 @@ enum ImageQuantizer {
     /// - Parameter maximumColors: 2…256.
     /// - Throws: `EncodeError` naming the libimagequant call that failed.
     static func palette(for histogram: ColorHistogram, maximumColors: Int) throws -> [UInt32] {
+        limitToOneThread()
         let attributes = try LiqAttributes()
         try check(liq_set_max_colors(attributes.pointer, Int32(maximumColors)), "liq_set_max_colors")
         try check(liq_set_speed(attributes.pointer, speed), "liq_set_speed")
@@ -61,6 +62,15 @@ enum ImageQuantizer {
                 }
             }
         }
+    }
+
+    /// Makes libimagequant's OpenMP loops single-threaded on the calling thread, so the same
+    /// input gives the same palette on any number of cores (see `Sources/CImageQuant/shim.h`).
+    /// Call it on the thread that quantises, before every quantisation.
+    /// - Returns: whether libimagequant uses OpenMP here (then it was limited).
+    @discardableResult
+    static func limitToOneThread() -> Bool {
+        aex_liq_limit_to_one_thread() == 1
     }
 
     /// Throws unless `status` is `LIQ_OK`.
