@@ -7,6 +7,8 @@
 #   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON)
 #   make test    run every test (runs deps first)
 #   make bench   time and memory of the circular preset at 1x and 4x (release build)
+#   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
+#                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
 #   make lint    check formatting and doc comments with swift format (strict)
 #   make clean   remove build products and everything rendered into output/
 
@@ -14,11 +16,14 @@ SHELL := /bin/sh
 SWIFT ?= swift
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-# Debian packages: the C libraries we link (Cairo, giflib, libimagequant, libpng) and Pillow,
-# the independent GIF decoder the tests use (Debian's python3, /usr/bin/python3).
-DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev python3 python3-pil python3-jsonschema
+# Debian packages: the C libraries we link (Cairo, giflib, libimagequant, libpng); Pillow,
+# the independent GIF decoder the tests use (Debian's python3, /usr/bin/python3); ImageMagick,
+# ffmpeg and gifsicle, the other decoders every GIF is checked against and the peers that
+# `make bench-peers` measures.
+DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev python3 python3-pil python3-jsonschema \
+	imagemagick gifsicle ffmpeg
 
-.PHONY: deps build demo test bench lint clean
+.PHONY: deps build demo test bench bench-peers lint clean
 
 deps:
 	@missing=""; \
@@ -45,6 +50,11 @@ bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
 	.build/release/animexport-bench --header presets/circular.json --scale 1
 	.build/release/animexport-bench presets/circular.json --scale 4
+
+bench-peers: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
+	/usr/bin/python3 scripts/bench_peers.py
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
