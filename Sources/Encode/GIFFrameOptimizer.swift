@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Turns full-canvas indexed frames into the smallest `GIFFramePlan` this encoder knows that
 /// still shows every frame exactly.
 ///
@@ -28,7 +32,7 @@ struct GIFFrameOptimizer {
     private let transparent: UInt8?
     private let globalTable: [UInt8]
     private let globalCodeSize: Int
-    private var lzw = LZWEncoder()
+    private let lzw = LZWEncoder()
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
     /// centiseconds each.
@@ -37,7 +41,7 @@ struct GIFFrameOptimizer {
         frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
         loopCount: Int?
     ) throws -> GIFFramePlan {
-        var optimizer = GIFFrameOptimizer(
+        let optimizer = GIFFrameOptimizer(
             width: width, height: height,
             transparent: palette.transparentIndex.map { UInt8($0) },
             globalTable: palette.colorTable,
@@ -70,7 +74,7 @@ struct GIFFrameOptimizer {
         var data: [UInt8]
     }
 
-    private mutating func planFrames(_ frames: [(indices: [UInt8], delay: Int)]) throws
+    private func planFrames(_ frames: [(indices: [UInt8], delay: Int)]) throws
         -> [GIFFramePlan.Frame]
     {
         let full = GIFRect(x: 0, y: 0, width: width, height: height)
@@ -97,7 +101,7 @@ struct GIFFrameOptimizer {
                 disposal = GIFFramePlan.restoreToBackground
                 if erase.restorable {
                     // Disposal 3: the screen returns to `canvas`.
-                    let restored = try encode(target, over: canvas, in: rect)
+                    let restored = grown == rect ? cleared : try encode(target, over: canvas, in: rect)
                     let isLast = k == frames.count - 1
                     let costCleared = cleared.data.count + (isLast ? 0 : try estimate(next, over: clearedCanvas))
                     let costRestored = restored.data.count + (isLast ? 0 : try estimate(next, over: canvas))
@@ -117,7 +121,7 @@ struct GIFFrameOptimizer {
     }
 
     /// The frame as written: with a smaller local colour table when that saves bytes.
-    private mutating func finish(_ encoded: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
+    private func finish(_ encoded: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
         var frame = GIFFramePlan.Frame(
             rect: encoded.rect, imageData: encoded.data, minimumCodeSize: globalCodeSize, delay: delay,
             disposal: disposal, transparentIndex: transparent.map(Int.init), localColorTable: nil)
@@ -132,7 +136,10 @@ struct GIFFrameOptimizer {
         var entries = 2
         while entries < order.count { entries *= 2 }
         let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: entries)
-        guard codeSize < globalCodeSize else { return frame }
+        // Every code is at least globalCodeSize + 1 bits and shrinks by the difference at most,
+        // which bounds what a local table can save; skip the trial when it cannot pay for itself.
+        let bound = encoded.data.count * (globalCodeSize - codeSize) / (globalCodeSize + 1)
+        guard codeSize < globalCodeSize, bound > entries * 3 else { return frame }
         var local = [UInt8](repeating: 0, count: 256)
         var table = [UInt8](repeating: 0, count: entries * 3)
         for (k, g) in order.enumerated() {
@@ -154,30 +161,38 @@ struct GIFFrameOptimizer {
     }
 
     /// Compresses `target` inside `rect`, drawn over `canvas`.
-    private mutating func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect) throws -> Encoded {
+    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect) throws -> Encoded {
         let count = rect.width * rect.height
         var symbols = [UInt8](repeating: 0, count: count)
         var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
-        var n = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            var p = y * width + rect.x
-            for _ in 0..<rect.width {
-                let want = target[p]
-                symbols[n] = want
-                if let t = transparent {
-                    let shown = canvas[p]
-                    if want == t {
-                        if shown != t {
-                            throw EncodeError(
-                                "internal error: frame plan cannot erase pixel (\(p % width), \(p / width))")
+        var bad = -1
+        target.withUnsafeBufferPointer { target in
+            canvas.withUnsafeBufferPointer { canvas in
+                symbols.withUnsafeMutableBufferPointer { symbols in
+                    flexible.withUnsafeMutableBufferPointer { flexible in
+                        var n = 0
+                        for y in rect.y..<(rect.y + rect.height) {
+                            let row = y * width + rect.x
+                            for p in row..<(row + rect.width) {
+                                let want = target[p]
+                                symbols[n] = want
+                                if let t = transparent {
+                                    let shown = canvas[p]
+                                    if want == t {
+                                        if shown != t { bad = p }
+                                    } else if shown == want {
+                                        flexible[n] = true
+                                    }
+                                }
+                                n += 1
+                            }
                         }
-                    } else if shown == want {
-                        flexible[n] = true
                     }
                 }
-                n += 1
-                p += 1
             }
+        }
+        guard bad < 0 else {
+            throw EncodeError("internal error: frame plan cannot erase pixel (\(bad % width), \(bad / width))")
         }
         let data = lzw.compress(
             symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: globalCodeSize)
@@ -185,28 +200,34 @@ struct GIFFrameOptimizer {
     }
 
     /// Bytes the next frame would take over `canvas` with disposal 1.
-    private mutating func estimate(_ next: [UInt8], over canvas: [UInt8]) throws -> Int {
+    private func estimate(_ next: [UInt8], over canvas: [UInt8]) throws -> Int {
         guard let rect = differenceBox(canvas, next) else { return 0 }
         return try encode(next, over: canvas, in: rect).data.count
     }
 
-    /// Bounding box of the pixels where `a` and `b` differ, or nil.
+    /// Bounding box of the pixels where `a` and `b` differ, or nil. Equal rows are skipped
+    /// with `memcmp`-speed comparisons.
     private func differenceBox(_ a: [UInt8], _ b: [UInt8]) -> GIFRect? {
         var minX = width
         var maxX = -1
         var minY = height
         var maxY = -1
-        for y in 0..<height {
-            let row = y * width
-            var x = 0
-            while x < width && a[row + x] == b[row + x] { x += 1 }
-            guard x < width else { continue }
-            var last = width - 1
-            while a[row + last] == b[row + last] { last -= 1 }
-            minX = min(minX, x)
-            maxX = max(maxX, last)
-            if minY > y { minY = y }
-            maxY = y
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                guard let pa = a.baseAddress, let pb = b.baseAddress else { return }
+                for y in 0..<height {
+                    let row = y * width
+                    if memcmp(pa + row, pb + row, width) == 0 { continue }
+                    var x = 0
+                    while pa[row + x] == pb[row + x] { x += 1 }
+                    var last = width - 1
+                    while pa[row + last] == pb[row + last] { last -= 1 }
+                    minX = min(minX, x)
+                    maxX = max(maxX, last)
+                    if minY > y { minY = y }
+                    maxY = y
+                }
+            }
         }
         guard maxY >= 0 else { return nil }
         return GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
@@ -223,14 +244,20 @@ struct GIFFrameOptimizer {
         var minY = height
         var maxY = -1
         var restorable = true
-        for y in 0..<height {
-            let row = y * width
-            for x in 0..<width where next[row + x] == t && target[row + x] != t {
-                minX = min(minX, x)
-                maxX = max(maxX, x)
-                minY = min(minY, y)
-                maxY = y
-                if canvas[row + x] != t { restorable = false }
+        target.withUnsafeBufferPointer { target in
+            next.withUnsafeBufferPointer { next in
+                canvas.withUnsafeBufferPointer { canvas in
+                    for y in 0..<height {
+                        let row = y * width
+                        for x in 0..<width where next[row + x] == t && target[row + x] != t {
+                            minX = min(minX, x)
+                            maxX = max(maxX, x)
+                            minY = min(minY, y)
+                            maxY = y
+                            if canvas[row + x] != t { restorable = false }
+                        }
+                    }
+                }
             }
         }
         guard maxY >= 0 else { return nil }

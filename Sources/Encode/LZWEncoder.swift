@@ -7,9 +7,9 @@
 /// written either as its own index or as the transparency index; both display the same. The
 /// encoder picks, pixel by pixel, whichever continues the current dictionary string, so runs
 /// of "unchanged" pixels merge with runs of transparency or of their own colour, whichever the
-/// dictionary already knows. When neither continues the string, a new string starts with the
-/// symbol chosen for the previous pixel's kind (transparency after transparency), which keeps
-/// long runs together.
+/// dictionary already knows. When both continue it, or neither does and a new string must
+/// start, it looks up to 12 pixels ahead and takes the symbol whose string absorbs more of
+/// them (a tie keeps the previous pixel's kind, so runs stay together).
 ///
 /// Code sizes follow giflib's encoder exactly (so every GIF decoder reads the stream): codes
 /// start at `minimumCodeSize + 1` bits; a code is widened after the one written when the next
@@ -17,14 +17,7 @@
 /// of the stream is a clear code, the last an end-of-information code; bits are packed least
 /// significant first.
 struct LZWEncoder {
-    /// Open-addressing table from `prefix << 8 | symbol` to a code, 8192 slots (at most 3838
-    /// entries live between clears). A slot is live when its stamp equals `generation`, so a
-    /// clear is O(1).
-    private static let slotBits = 13
-    private var keys = [UInt32](repeating: 0, count: 1 << slotBits)
-    private var codes = [UInt16](repeating: 0, count: 1 << slotBits)
-    private var stamps = [UInt32](repeating: 0, count: 1 << slotBits)
-    private var generation: UInt32 = 0
+    private let table = LZWTable()
 
     /// Compresses `symbols`.
     ///
@@ -36,46 +29,150 @@ struct LZWEncoder {
     ///     index), `< 1 << minimumCodeSize`.
     ///   - minimumCodeSize: the LZW minimum code size byte of the image, 2…8.
     /// - Returns: the packed code stream (without the code-size byte or sub-block lengths).
-    mutating func compress(
-        _ symbols: [UInt8], flexible: [Bool], alternative: UInt8, minimumCodeSize: Int
-    ) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(symbols.count / 2 + 16)
-        guard let first = symbols.first else { return out }
-        let clearCode = 1 << minimumCodeSize
-        let endCode = clearCode + 1
-        var nextCode = endCode + 1
-        var bits = minimumCodeSize + 1
-        var limit = 1 << bits
-        var buffer: UInt64 = 0
-        var buffered = 0
+    func compress(_ symbols: [UInt8], flexible: [Bool], alternative: UInt8, minimumCodeSize: Int) -> [UInt8] {
+        guard !symbols.isEmpty else { return [] }
         let hasFlexible = flexible.count == symbols.count
-
-        func emit(_ code: Int) {
-            buffer |= UInt64(code) << UInt64(buffered)
-            buffered += bits
-            while buffered >= 8 {
-                out.append(UInt8(truncatingIfNeeded: buffer))
-                buffer >>= 8
-                buffered -= 8
-            }
-            if nextCode >= limit && bits < 12 {
-                bits += 1
-                limit = 1 << bits
+        return symbols.withUnsafeBufferPointer { symbols in
+            flexible.withUnsafeBufferPointer { flexible in
+                var run = LZWRun(
+                    table: table, symbols: symbols, flexible: hasFlexible ? flexible : nil, alternative: alternative,
+                    minimumCodeSize: minimumCodeSize)
+                return run.compress()
             }
         }
+    }
+}
 
+/// The dictionary from `prefix << 8 | symbol` to a code: open addressing over 8192 slots (at
+/// most 3838 entries live between clears). A slot is live when its stamp equals `generation`,
+/// so clearing is O(1).
+private final class LZWTable {
+    static let slotBits = 13
+    static let mask = (1 << slotBits) - 1
+    let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
+    let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: 1 << slotBits)
+    let stamps = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
+    var generation: UInt32 = 1
+
+    init() {
+        keys.initialize(repeating: 0, count: 1 << Self.slotBits)
+        codes.initialize(repeating: 0, count: 1 << Self.slotBits)
+        stamps.initialize(repeating: 0, count: 1 << Self.slotBits)
+    }
+
+    deinit {
+        keys.deallocate()
+        codes.deallocate()
+        stamps.deallocate()
+    }
+
+    /// Forgets every entry.
+    func clear() {
         generation &+= 1
-        if generation == 0 { resetStamps() }
-        emit(clearCode)
+        if generation == 0 {
+            stamps.update(repeating: 0, count: 1 << Self.slotBits)
+            generation = 1
+        }
+    }
 
-        var previousWasAlternative = hasFlexible && flexible[0]
-        var current = Int(previousWasAlternative ? alternative : first)
+    @inline(__always) static func slot(_ key: UInt32) -> Int {
+        Int((key &* 0x9E37_79B1) >> UInt32(32 - slotBits))
+    }
+
+    /// The code for `prefix` followed by `symbol`, or −1.
+    @inline(__always) func lookup(_ prefix: Int, _ symbol: UInt8) -> Int {
+        let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(symbol)
+        var s = Self.slot(key)
+        while stamps[s] == generation {
+            if keys[s] == key { return Int(codes[s]) }
+            s = (s + 1) & Self.mask
+        }
+        return -1
+    }
+
+    @inline(__always) func insert(_ prefix: Int, _ symbol: UInt8, code: Int) {
+        let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(symbol)
+        var s = Self.slot(key)
+        while stamps[s] == generation { s = (s + 1) & Self.mask }
+        stamps[s] = generation
+        keys[s] = key
+        codes[s] = UInt16(truncatingIfNeeded: code)
+    }
+}
+
+/// One compression: code-size state, the bit packer and the greedy parse.
+private struct LZWRun {
+    let table: LZWTable
+    let symbols: UnsafeBufferPointer<UInt8>
+    let flexible: UnsafeBufferPointer<Bool>?
+    let alternative: UInt8
+    let minimumCodeSize: Int
+    let clearCode: Int
+    let endCode: Int
+    var nextCode: Int
+    var bits: Int
+    var limit: Int
+    var buffer: UInt64 = 0
+    var buffered = 0
+    var out: [UInt8] = []
+
+    init(
+        table: LZWTable, symbols: UnsafeBufferPointer<UInt8>, flexible: UnsafeBufferPointer<Bool>?,
+        alternative: UInt8, minimumCodeSize: Int
+    ) {
+        self.table = table
+        self.symbols = symbols
+        self.flexible = flexible
+        self.alternative = alternative
+        self.minimumCodeSize = minimumCodeSize
+        clearCode = 1 << minimumCodeSize
+        endCode = clearCode + 1
+        nextCode = endCode + 1
+        bits = minimumCodeSize + 1
+        limit = 1 << bits
+        out.reserveCapacity(symbols.count / 2 + 16)
+    }
+
+    /// Packs `code` in the current width, then widens when the next free code needs it.
+    @inline(__always) mutating func emit(_ code: Int) {
+        buffer |= UInt64(code) << UInt64(buffered)
+        buffered += bits
+        while buffered >= 8 {
+            out.append(UInt8(truncatingIfNeeded: buffer))
+            buffer >>= 8
+            buffered -= 8
+        }
+        if nextCode >= limit && bits < 12 {
+            bits += 1
+            limit = 1 << bits
+        }
+    }
+
+    /// Ends the string `current`; the next string starts with `start`.
+    @inline(__always) mutating func close(_ current: Int, startingNextWith start: UInt8) {
+        emit(current)
+        if nextCode >= 4095 {
+            emit(clearCode)
+            nextCode = endCode + 1
+            bits = minimumCodeSize + 1
+            limit = 1 << bits
+            table.clear()
+        } else {
+            table.insert(current, start, code: nextCode)
+            nextCode += 1
+        }
+    }
+
+    mutating func compress() -> [UInt8] {
+        table.clear()
+        emit(clearCode)
+        var previousWasAlternative = flexible?[0] ?? false
+        var current = Int(previousWasAlternative ? alternative : symbols[0])
         for i in 1..<symbols.count {
             let own = symbols[i]
-            if hasFlexible && flexible[i] {
-                let viaOwn = lookup(current, own)
-                let viaAlternative = lookup(current, alternative)
+            if let flexible, flexible[i] {
+                let viaOwn = table.lookup(current, own)
+                let viaAlternative = table.lookup(current, alternative)
                 if viaOwn >= 0 || viaAlternative >= 0 {
                     let takeAlternative: Bool
                     if viaOwn < 0 {
@@ -84,8 +181,7 @@ struct LZWEncoder {
                         takeAlternative = false
                     } else {
                         takeAlternative = prefersAlternative(
-                            viaAlternative, viaOwn, next: i + 1, previousWasAlternative,
-                            symbols, flexible, alternative)
+                            viaAlternative, viaOwn, next: i + 1, previousWasAlternative, flexible)
                     }
                     current = takeAlternative ? viaAlternative : viaOwn
                     previousWasAlternative = takeAlternative
@@ -93,37 +189,20 @@ struct LZWEncoder {
                 }
                 let startAlternative =
                     own == alternative
-                    || prefersAlternative(
-                        Int(alternative), Int(own), next: i + 1, previousWasAlternative, symbols, flexible,
-                        alternative)
+                    || prefersAlternative(Int(alternative), Int(own), next: i + 1, previousWasAlternative, flexible)
                 let start = startAlternative ? alternative : own
-                emit(current)
-                if nextCode >= 4095 {
-                    emit(clearCode)
-                    reset(&nextCode, &bits, &limit, endCode: endCode, minimumCodeSize: minimumCodeSize)
-                } else {
-                    insert(current, start, code: nextCode)
-                    nextCode += 1
-                }
+                close(current, startingNextWith: start)
                 current = Int(start)
                 previousWasAlternative = startAlternative
                 continue
             }
-            let found = lookup(current, own)
+            let found = table.lookup(current, own)
             if found >= 0 {
                 current = found
-                previousWasAlternative = false
-                continue
-            }
-            emit(current)
-            if nextCode >= 4095 {
-                emit(clearCode)
-                reset(&nextCode, &bits, &limit, endCode: endCode, minimumCodeSize: minimumCodeSize)
             } else {
-                insert(current, own, code: nextCode)
-                nextCode += 1
+                close(current, startingNextWith: own)
+                current = Int(own)
             }
-            current = Int(own)
             previousWasAlternative = false
         }
         emit(current)
@@ -132,26 +211,22 @@ struct LZWEncoder {
         return out
     }
 
-    /// Pixels a string can absorb greedily from `next` on when it continues with code `a`
-    /// (the alternative) or `b` (the pixel's own symbol), looking at most `lookahead` pixels
-    /// ahead; the longer reach wins, a tie keeps the kind of the previous pixel.
-    private func prefersAlternative(
-        _ a: Int, _ b: Int, next: Int, _ previousWasAlternative: Bool, _ symbols: [UInt8],
-        _ flexible: [Bool], _ alternative: UInt8
+    /// Pixels to look ahead when choosing between two symbols.
+    static let lookahead = 12
+
+    /// Whether continuing with code `a` (the alternative) beats `b` (the pixel's own symbol):
+    /// the one whose string absorbs more of the next `lookahead` pixels greedily wins; a tie
+    /// keeps the kind of the previous pixel.
+    func prefersAlternative(
+        _ a: Int, _ b: Int, next: Int, _ previousWasAlternative: Bool, _ flexible: UnsafeBufferPointer<Bool>
     ) -> Bool {
-        let viaA = reach(a, from: next, alternativeBefore: true, symbols, flexible, alternative)
-        let viaB = reach(b, from: next, alternativeBefore: false, symbols, flexible, alternative)
+        let viaA = reach(a, from: next, alternativeBefore: true, flexible)
+        let viaB = reach(b, from: next, alternativeBefore: false, flexible)
         return viaA == viaB ? previousWasAlternative : viaA > viaB
     }
 
-    /// Pixels to look ahead when choosing between two symbols.
-    private static let lookahead = 12
-
     /// How many pixels from `start` on extend the string `code` in the current dictionary.
-    private func reach(
-        _ code: Int, from start: Int, alternativeBefore: Bool, _ symbols: [UInt8], _ flexible: [Bool],
-        _ alternative: UInt8
-    ) -> Int {
+    func reach(_ code: Int, from start: Int, alternativeBefore: Bool, _ flexible: UnsafeBufferPointer<Bool>) -> Int {
         var code = code
         var alternativeBefore = alternativeBefore
         var j = start
@@ -159,8 +234,8 @@ struct LZWEncoder {
         while j < end {
             let own = symbols[j]
             if flexible[j] {
-                let viaAlternative = lookup(code, alternative)
-                let viaOwn = lookup(code, own)
+                let viaAlternative = table.lookup(code, alternative)
+                let viaOwn = table.lookup(code, own)
                 if viaAlternative >= 0 && (alternativeBefore || viaOwn < 0) {
                     code = viaAlternative
                     alternativeBefore = true
@@ -171,7 +246,7 @@ struct LZWEncoder {
                     break
                 }
             } else {
-                let found = lookup(code, own)
+                let found = table.lookup(code, own)
                 guard found >= 0 else { break }
                 code = found
                 alternativeBefore = false
@@ -179,46 +254,5 @@ struct LZWEncoder {
             j += 1
         }
         return j - start
-    }
-
-    private mutating func reset(
-        _ nextCode: inout Int, _ bits: inout Int, _ limit: inout Int, endCode: Int, minimumCodeSize: Int
-    ) {
-        nextCode = endCode + 1
-        bits = minimumCodeSize + 1
-        limit = 1 << bits
-        generation &+= 1
-        if generation == 0 { resetStamps() }
-    }
-
-    private mutating func resetStamps() {
-        for i in stamps.indices { stamps[i] = 0 }
-        generation = 1
-    }
-
-    private static func slot(_ key: UInt32) -> Int {
-        Int((key &* 0x9E37_79B1) >> UInt32(32 - slotBits))
-    }
-
-    /// The code for `prefix` followed by `symbol`, or −1.
-    private func lookup(_ prefix: Int, _ symbol: UInt8) -> Int {
-        let key = UInt32(prefix) << 8 | UInt32(symbol)
-        let mask = (1 << Self.slotBits) - 1
-        var s = Self.slot(key)
-        while stamps[s] == generation {
-            if keys[s] == key { return Int(codes[s]) }
-            s = (s + 1) & mask
-        }
-        return -1
-    }
-
-    private mutating func insert(_ prefix: Int, _ symbol: UInt8, code: Int) {
-        let key = UInt32(prefix) << 8 | UInt32(symbol)
-        let mask = (1 << Self.slotBits) - 1
-        var s = Self.slot(key)
-        while stamps[s] == generation { s = (s + 1) & mask }
-        stamps[s] = generation
-        keys[s] = key
-        codes[s] = UInt16(code)
     }
 }

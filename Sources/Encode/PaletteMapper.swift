@@ -56,27 +56,38 @@ struct PaletteMapper {
         var previousIndices: [UInt8] = []
         for frame in flattened.frames {
             var indices = [UInt8](repeating: transparentIndex, count: frame.count)
-            var changed = [Bool](repeating: false, count: frame.count)
+            var changed = [Bool](repeating: false, count: dither == .floydSteinberg ? frame.count : 0)
             var anyChanged = false
             var lastColor = FlattenedFrames.transparent
             var lastIndex = transparentIndex
-            for (i, color) in frame.enumerated() where color != FlattenedFrames.transparent {
-                if !previousColors.isEmpty && previousColors[i] == color {
-                    indices[i] = previousIndices[i]
-                    continue
-                }
-                switch dither {
-                case .none:
-                    if color != lastColor {
-                        lastColor = color
-                        lastIndex = nearestIndex(of: color)
+            let hasPrevious = !previousColors.isEmpty
+            frame.withUnsafeBufferPointer { colors in
+                previousColors.withUnsafeBufferPointer { previousColors in
+                    previousIndices.withUnsafeBufferPointer { previousIndices in
+                        indices.withUnsafeMutableBufferPointer { indices in
+                            for i in 0..<colors.count {
+                                let color = colors[i]
+                                if color == FlattenedFrames.transparent { continue }
+                                if hasPrevious && previousColors[i] == color {
+                                    indices[i] = previousIndices[i]
+                                    continue
+                                }
+                                switch dither {
+                                case .none:
+                                    if color != lastColor {
+                                        lastColor = color
+                                        lastIndex = nearestIndex(of: color)
+                                    }
+                                    indices[i] = lastIndex
+                                case .ordered:
+                                    indices[i] = orderedIndex(of: color, x: i % width, y: i / width)
+                                case .floydSteinberg:
+                                    changed[i] = true
+                                    anyChanged = true
+                                }
+                            }
+                        }
                     }
-                    indices[i] = lastIndex
-                case .ordered:
-                    indices[i] = orderedIndex(of: color, x: i % width, y: i / width)
-                case .floydSteinberg:
-                    changed[i] = true
-                    anyChanged = true
                 }
             }
             if anyChanged {

@@ -4,6 +4,12 @@
 // `make bench` runs it once per scale, each in its own process so peak memory is per run.
 //
 //   animexport-bench PRESET [--scale S] [--header]
+//
+// `make bench-peers` also uses it to encode a directory of PNG frames (as `animexport --frames`
+// writes them) into a GIF, so animexport and the peer tools start from the same files; the
+// preset supplies the loop period and the matte (`--matte none` thresholds instead):
+//
+//   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 
 import AnimexportCLI
 import Dispatch
@@ -31,13 +37,73 @@ func peakMemoryMB() -> Double {
 
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
 
+/// Writes `message` on stderr and exits with `code`.
+func fail(_ message: String, _ code: Int32) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(code)
+}
+
+/// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF.
+func encodeFrames(_ directory: String, preset: String, output: String, matte: String?, dither: GIFDither) throws {
+    let composition = try PresetLoader.load(contentsOf: preset).composition
+    let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, Exporter.maximumGIFFrameRate))
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let frames = try names.map {
+        try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))))
+    }
+    let decoded = DispatchTime.now().uptimeNanoseconds
+    guard frames.count == plan.frameCount else {
+        fail("\(directory) has \(frames.count) PNG frames; the preset has \(plan.frameCount)", 64)
+    }
+    var options = GIFOptions()
+    options.matte = composition.canvas.matte
+    options.dither = dither
+    if let matte {
+        if matte == "none" {
+            options.matte = nil
+        } else if let color = RGBAColor(parsing: matte) {
+            options.matte = color
+        } else {
+            fail("--matte \(matte): not a colour", 64)
+        }
+    }
+    let delays = FrameTiming.centisecondDelays(period: plan.period, frameCount: plan.frameCount)
+    let encoded = try GIFEncoder.encode(frames: frames, delays: delays, options: options)
+    let done = DispatchTime.now().uptimeNanoseconds
+    try Data(encoded.bytes).write(to: URL(fileURLWithPath: output))
+    // In-process times for bench-peers: PNG decoding and GIF encoding, milliseconds.
+    print(
+        String(format: "png-decode-ms %.2f encode-ms %.2f", Double(decoded - start) / 1e6, Double(done - decoded) / 1e6)
+    )
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scale = 1.0
 var header = false
 var presetPath: String?
+var framesDirectory: String?
+var outputPath: String?
+var matteArgument: String?
+var dither = GIFDither.none
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
+    case "--encode-frames", "-o", "--matte", "--dither":
+        guard let value = arguments.first else { fail("\(a) needs a value", 64) }
+        arguments.removeFirst()
+        switch a {
+        case "--encode-frames": framesDirectory = value
+        case "-o": outputPath = value
+        case "--matte": matteArgument = value
+        default:
+            switch value {
+            case "none": dither = .none
+            case "ordered": dither = .ordered
+            case "fs": dither = .floydSteinberg
+            default: fail("--dither \(value): expected none, ordered or fs", 64)
+            }
+        }
     case "--scale":
         guard let v = arguments.first.flatMap(Double.init), v > 0 else {
             FileHandle.standardError.write(Data("error: --scale needs a number > 0\n".utf8))
@@ -54,6 +120,15 @@ let columns = [
     ("enc MP/s", 8), ("sheet ms", 8), ("wall ms", 8), ("GIF bytes", 10), ("sheet bytes", 11),
     ("peak MB", 7),
 ]
+if let framesDirectory {
+    guard let presetPath, let outputPath else { fail("--encode-frames needs a preset and -o OUT.gif", 64) }
+    do {
+        try encodeFrames(framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither)
+    } catch {
+        fail("\(error)", 1)
+    }
+    exit(0)
+}
 if header {
     print(columns.map { pad($0.0, $0.1) }.joined(separator: "  "))
 }

@@ -78,7 +78,9 @@ enum GIFSamples {
     /// some frames repeat the previous one.
     static func random(seed: UInt64) -> [RGBAImage] {
         var random = TestRandom(state: seed)
-        let colours = [Pixel(255, 0, 0), Pixel(0, 200, 0), Pixel(0, 0, 255), Pixel(250, 250, 0), Pixel(1, 2, 3), .clear]
+        let colours = [
+            Pixel(255, 0, 0), Pixel(0, 200, 0), Pixel(0, 0, 255), Pixel(250, 250, 0), Pixel(1, 2, 3), .clear,
+        ]
         let width = 5 + random.next(12)
         let height = 4 + random.next(10)
         var frames: [RGBAImage] = []
