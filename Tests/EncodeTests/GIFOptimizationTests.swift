@@ -127,7 +127,7 @@ func randomAnimationsDecodeExactly(seed: Int) throws {
     // 20 000 pixels of a 4-bit image: the code width grows to 12 bits and the table clears.
     var random = TestRandom(state: 5)
     let symbols = (0..<20000).map { _ in UInt8(random.next(3) == 0 ? random.next(16) : 7) }
-    var encoder = LZWEncoder()
+    let encoder = LZWEncoder()
     let data = encoder.compress(symbols, flexible: [], alternative: 0, minimumCodeSize: 4)
     // Wrap in a minimal GIF by hand and read it with giflib.
     var gif: [UInt8] = Array("GIF89a".utf8) + [200, 0, 100, 0, 0x83, 0, 0]
