@@ -10,6 +10,10 @@
 // preset supplies the loop period and the matte (`--matte none` thresholds instead):
 //
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
+//
+// and to measure PNG compression choices on one image (docs/encoding.md has the table):
+//
+//   animexport-bench --png-strategies IMAGE.png
 
 import AnimexportCLI
 import Dispatch
@@ -78,6 +82,59 @@ func encodeFrames(_ directory: String, preset: String, output: String, matte: St
     )
 }
 
+/// Times every zlib level/strategy/filter combination on an image, as RGBA and (when it has at
+/// most 256 RGBA colours) as an exact palette PNG.
+func pngStrategies(_ path: String) throws {
+    let image = try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+    print("\(path): \(image.width)x\(image.height)")
+    print(["kind", "level", "strategy", "filters", "ms", "bytes"].map { pad($0, 10) }.joined(separator: "  "))
+    func row(_ kind: String, _ c: PNGCompression, _ body: () throws -> [UInt8]) rethrows {
+        var bytes: [UInt8] = []
+        var best = Double.infinity
+        for _ in 0..<3 { best = min(best, try seconds { bytes = try body() }) }
+        print(
+            [
+                kind, "\(c.level)", "\(c.strategy)", "\(c.filters)", String(format: "%.1f", best * 1000),
+                "\(bytes.count)",
+            ]
+            .map { pad($0, 10) }.joined(separator: "  "))
+    }
+    for level in [6, 9] {
+        for strategy in PNGCompression.Strategy.allCases {
+            for filters in PNGCompression.Filters.allCases {
+                let c = PNGCompression(level: level, strategy: strategy, filters: filters)
+                try row("rgba", c) { try PNGCodec.encode(image, compression: c) }
+            }
+        }
+    }
+    var slots: [UInt32: UInt8] = [:]
+    var palette: [PNGPaletteEntry] = []
+    var indices: [UInt8] = []
+    for i in stride(from: 0, to: image.pixels.count, by: 4) {
+        let p = image.pixels
+        let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+        if let index = slots[key] {
+            indices.append(index)
+        } else {
+            guard palette.count < 256 else { return }
+            slots[key] = UInt8(palette.count)
+            indices.append(UInt8(palette.count))
+            palette.append(PNGPaletteEntry(red: p[i], green: p[i + 1], blue: p[i + 2], alpha: p[i + 3]))
+        }
+    }
+    for level in [6, 9] {
+        for strategy in PNGCompression.Strategy.allCases {
+            for filters in [PNGCompression.Filters.none, .adaptive] {
+                let c = PNGCompression(level: level, strategy: strategy, filters: filters)
+                try row("palette", c) {
+                    try PNGCodec.encodeIndexed(
+                        width: image.width, height: image.height, indices: indices, palette: palette, compression: c)
+                }
+            }
+        }
+    }
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scale = 1.0
 var header = false
@@ -89,6 +146,10 @@ var dither = GIFDither.none
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
+    case "--png-strategies":
+        guard let value = arguments.first else { fail("\(a) needs an image", 64) }
+        do { try pngStrategies(value) } catch { fail("\(error)", 1) }
+        exit(0)
     case "--encode-frames", "-o", "--matte", "--dither":
         guard let value = arguments.first else { fail("\(a) needs a value", 64) }
         arguments.removeFirst()
