@@ -215,13 +215,14 @@ do {
     var sheetBytes = 0
     let sheetSeconds = try seconds {
         let sheet = try Exporter.sheet(animation, imageName: "bench.png", columns: nil, padding: 0)
-        sheetBytes = try PNGCodec.encode(sheet.image).count
+        sheetBytes = try SheetPNGEncoder.encode(sheet.image).bytes.count
     }
     // The whole job as the CLI runs it: parallel render, then GIF and sheet.
     let wallSeconds = try seconds {
         let rendered = try Exporter.render(composition, fps: composition.fps, scale: scale)
         _ = try Exporter.gif(rendered, options: options)
-        _ = try PNGCodec.encode(try Exporter.sheet(rendered, imageName: "bench.png", columns: nil, padding: 0).image)
+        _ = try SheetPNGEncoder.encode(
+            try Exporter.sheet(rendered, imageName: "bench.png", columns: nil, padding: 0).image)
     }
     let n = Double(frames.count)
     let pixels = frames.first.map { $0.width * $0.height } ?? 0
