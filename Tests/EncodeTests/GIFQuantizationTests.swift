@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Foundation
 import Render
 import Testing
 
@@ -97,4 +98,22 @@ func staticPixelsKeepTheirIndexInEveryFrame(dither: GIFDither) throws {
     let canvas = try GIFDecoder.decode(result.bytes).frames[0].canvas
     // Measured 34.8 dB (libimagequant 2.17, histogram merged to ≤ 65 536 entries).
     #expect(psnr(canvas, frame) >= 33)
+}
+
+@Test func quantiserRunsOnOneOpenMPThreadWhateverTheMachine() throws {
+    // libgomp's per-thread team size, reached the way Sources/CImageQuant/shim.h reaches it.
+    let everything = try #require(dlopen(nil, RTLD_LAZY))
+    defer { dlclose(everything) }
+    let setSymbol = try #require(dlsym(everything, "omp_set_num_threads"), "libimagequant is built with OpenMP")
+    let getSymbol = try #require(dlsym(everything, "omp_get_max_threads"))
+    let setThreads = unsafeBitCast(setSymbol, to: (@convention(c) (Int32) -> Void).self)
+    let maximumThreads = unsafeBitCast(getSymbol, to: (@convention(c) () -> Int32).self)
+    let frames = (0..<3).map(gradientFrame)
+    setThreads(1)
+    let reference = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    setThreads(8)
+    let wide = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    #expect(maximumThreads() == 1, "the encoder must pin libimagequant to one thread")
+    #expect(wide.bytes == reference.bytes)
+    #expect(reference.quantized)
 }
