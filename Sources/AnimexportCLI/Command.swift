@@ -44,6 +44,9 @@ public enum Command {
             if options.framesDirectory != nil, options.presets.count > 1 {
                 throw UsageError(message: "--frames takes one preset at a time")
             }
+            if options.columns != nil, options.sheetType != .grid {
+                throw UsageError(message: "--columns applies to --sheet-type grid only")
+            }
         } catch let error as UsageError {
             console.error(error.message)
             return .usage
@@ -141,6 +144,7 @@ public enum Command {
                     var gifOptions = GIFOptions()
                     gifOptions.loop = options.loop
                     gifOptions.matte = matte
+                    gifOptions.dither = options.dither
                     let encoded = try Exporter.gif(animation, options: gifOptions)
                     if encoded.collapsedEdgePixels > 0 {
                         console.warning(
@@ -156,8 +160,9 @@ public enum Command {
                     guard let animation = full else { continue }
                     let sheet = try Exporter.sheet(
                         animation, imageName: (png as NSString).lastPathComponent,
-                        columns: options.columns, padding: options.padding)
-                    let pngBytes = try PNGCodec.encode(sheet.image)
+                        columns: options.columns, padding: options.padding, extrude: options.extrude,
+                        trim: options.trim, layout: options.sheetType)
+                    let pngBytes = try SheetPNGEncoder.encode(sheet.image, maximumColors: options.sheetColors).bytes
                     files.append((png, pngBytes))
                     files.append((json, sheet.json))
                     summaries.append(

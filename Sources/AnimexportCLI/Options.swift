@@ -23,6 +23,11 @@ struct Options: Equatable {
     var loop: LoopCount = .forever
     var columns: Int?
     var padding: Int = 0
+    var dither: GIFDither = .none
+    var extrude = 0
+    var trim = false
+    var sheetType: SheetLayout = .grid
+    var sheetColors: Int?
     var overrides: [String: String] = [:]
     var framesDirectory: String?
     var quiet = false
@@ -35,9 +40,10 @@ struct Options: Equatable {
         "--scale": "a scale factor", "--duration": "seconds", "--background": "a colour",
         "--matte": "a colour or none", "--loop": "a play count or forever",
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
-        "--frames": "a directory",
+        "--frames": "a directory", "--dither": "none, ordered or fs", "--extrude": "pixels",
+        "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
     ]
-    static let flags = ["--quiet", "-q", "--help", "-h", "--version"]
+    static let flags = ["--quiet", "-q", "--help", "-h", "--version", "--trim"]
 
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -66,6 +72,7 @@ struct Options: Equatable {
                 switch name {
                 case "--quiet", "-q": options.quiet = true
                 case "--help", "-h": options.help = true
+                case "--trim": options.trim = true
                 default: options.version = true
                 }
                 continue
@@ -134,6 +141,28 @@ struct Options: Equatable {
         case "--frames":
             guard !value.isEmpty else { throw UsageError(message: "--frames needs a directory") }
             framesDirectory = value
+        case "--dither":
+            let modes: [String: GIFDither] = ["none": .none, "ordered": .ordered, "fs": .floydSteinberg]
+            guard let mode = modes[value] else {
+                throw UsageError(message: "--dither \(value): expected none, ordered or fs")
+            }
+            dither = mode
+        case "--extrude":
+            guard let n = Int(value), n >= 0, n <= 64 else {
+                throw UsageError(message: "--extrude \(value): expected whole pixels 0…64")
+            }
+            extrude = n
+        case "--sheet-type":
+            let types: [String: SheetLayout] = ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical]
+            guard let type = types[value] else {
+                throw UsageError(message: "--sheet-type \(value): expected grid, horizontal or vertical")
+            }
+            sheetType = type
+        case "--sheet-colors":
+            guard let n = Int(value), n >= 2, n <= 256 else {
+                throw UsageError(message: "--sheet-colors \(value): expected a palette size 2…256")
+            }
+            sheetColors = n
         default:
             throw UsageError(message: "unknown option \(name)")
         }
