@@ -120,8 +120,20 @@ struct GIFFrameOptimizer {
         return planned
     }
 
-    /// The frame as written: with a smaller local colour table when that saves bytes.
-    private func finish(_ encoded: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
+    /// The frame as written: the greedy choice at unchanged pixels, or all of them transparent,
+    /// or all of them their own colour, whichever compresses smallest; then a smaller local
+    /// colour table when that saves bytes.
+    private func finish(_ greedy: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
+        var encoded = greedy
+        if let t = transparent, greedy.flexible.contains(true) {
+            for useTransparency in [true, false] {
+                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && useTransparency ? t : $0 }
+                let data = lzw.compress(fixed, flexible: [], alternative: t, minimumCodeSize: globalCodeSize)
+                if data.count < encoded.data.count {
+                    encoded = Encoded(rect: greedy.rect, symbols: fixed, flexible: [], data: data)
+                }
+            }
+        }
         var frame = GIFFramePlan.Frame(
             rect: encoded.rect, imageData: encoded.data, minimumCodeSize: globalCodeSize, delay: delay,
             disposal: disposal, transparentIndex: transparent.map(Int.init), localColorTable: nil)

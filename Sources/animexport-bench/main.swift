@@ -47,15 +47,31 @@ func fail(_ message: String, _ code: Int32) -> Never {
     exit(code)
 }
 
+/// Per-frame results written from several threads, each index once.
+final class DecodedSlots: @unchecked Sendable {
+    private var slots: [Result<RGBAImage, any Error>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ result: Result<RGBAImage, any Error>) { lock.withLock { slots[i] = result } }
+    func values() throws -> [RGBAImage] {
+        try slots.map { try ($0 ?? .failure(EncodeError("a frame was not decoded"))).get() }
+    }
+}
+
 /// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF.
 func encodeFrames(_ directory: String, preset: String, output: String, matte: String?, dither: GIFDither) throws {
     let composition = try PresetLoader.load(contentsOf: preset).composition
     let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, Exporter.maximumGIFFrameRate))
     let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
     let start = DispatchTime.now().uptimeNanoseconds
-    let frames = try names.map {
-        try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))))
+    // Decoded on every core, as any tool reading a frame sequence would.
+    let slots = DecodedSlots(count: names.count)
+    DispatchQueue.concurrentPerform(iterations: names.count) { i in
+        slots.set(
+            i,
+            Result { try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + names[i])))) })
     }
+    let frames = try slots.values()
     let decoded = DispatchTime.now().uptimeNanoseconds
     guard frames.count == plan.frameCount else {
         fail("\(directory) has \(frames.count) PNG frames; the preset has \(plan.frameCount)", 64)
