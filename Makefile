@@ -8,6 +8,8 @@
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
 #   make test    run every test (runs deps first)
 #   make bench   time and memory of the circular preset at 1x and 4x (release build)
+#   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
+#                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
 #   make lint    check formatting and doc comments with swift format (strict)
 #   make clean   remove build products and everything rendered into output/
 
@@ -17,11 +19,13 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
 # Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng);
 # the pinned text font (Inter, fonts-inter); for the tests Pillow, the independent GIF decoder
-# (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, and Chromium, whose
-# headless screenshot of a --preview page a test checks.
-DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter python3 python3-pil python3-jsonschema chromium
+# (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, ImageMagick, ffmpeg and
+# gifsicle (the other decoders every GIF is checked against, and the peers `make bench-peers`
+# measures), and Chromium, whose headless screenshot of a --preview page a test checks.
+DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter \
+	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium
 
-.PHONY: deps build demo test bench lint clean
+.PHONY: deps build demo test bench bench-peers lint clean
 
 deps:
 	@missing=""; \
@@ -49,6 +53,11 @@ bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
 	.build/release/animexport-bench --header presets/circular.json --scale 1
 	.build/release/animexport-bench presets/circular.json --scale 4
+
+bench-peers: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
+	/usr/bin/python3 scripts/bench_peers.py
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

@@ -125,13 +125,14 @@ public enum Exporter {
 
     /// Lays the frames out as a sprite sheet with its JSON data.
     public static func sheet(
-        _ animation: RenderedAnimation, imageName: String, columns: Int?, padding: Int
+        _ animation: RenderedAnimation, imageName: String, columns: Int?, padding: Int, extrude: Int = 0,
+        trim: Bool = false, layout: SheetLayout = .grid
     ) throws -> SpriteSheet {
         let plan = animation.plan
         let durations = FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount)
         let options = SpriteSheetOptions(
             name: animation.composition.name, imageName: imageName, columns: columns,
-            padding: padding, scale: animation.scale,
+            padding: padding, extrude: extrude, trim: trim, layout: layout, scale: animation.scale,
             frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
             version: Command.version)
         return try SpriteSheetBuilder.build(frames: animation.frames, durations: durations, options: options)

@@ -41,10 +41,16 @@ extension Command {
 
         GIF
           --loop N|forever       total plays (default forever; 1 writes no NETSCAPE2.0 block)
+          --dither MODE          none (default), ordered or fs: how a palette that had to be
+                                 reduced (over 255 colours) approximates the rest
 
         SPRITE SHEET
           --columns N            cells per row (default: ceil(sqrt(frames)))
           --padding PX           transparent pixels around every cell (default 0)
+          --extrude PX           repeat each cell's edge pixels PX times outwards (0…64)
+          --trim                 cut frames to their visible pixels (JSON spriteSourceSize)
+          --sheet-type TYPE      grid (default), horizontal or vertical
+          --sheet-colors N       allow a palette PNG of N colours (2…256) when smaller
 
         RUNNING
           -j, --jobs N           render threads (default: the number of cores); the bytes written

@@ -109,6 +109,7 @@ enum JobExecutor {
         var gifOptions = GIFOptions()
         gifOptions.loop = options.loop
         gifOptions.matte = job.matte
+        gifOptions.dither = options.dither
         let encoded = try Exporter.gif(animation, options: gifOptions)
         product.gif = encoded.bytes
         if extras.timing {
@@ -137,11 +138,10 @@ enum JobExecutor {
     ) throws {
         for target in job.targets {
             guard case .sheet(let png, let json) = target else { continue }
-            let sheet = try Exporter.sheet(
-                animation, imageName: (png as NSString).lastPathComponent, columns: options.columns,
-                padding: options.padding)
+            let sheet = try makeSheet(animation, imageName: (png as NSString).lastPathComponent, options: options)
             let pngBytes =
-                try (product.sheet?.image == sheet.image ? product.sheetPNG : nil) ?? PNGCodec.encode(sheet.image)
+                try (product.sheet?.image == sheet.image ? product.sheetPNG : nil)
+                ?? SheetPNGEncoder.encode(sheet.image, maximumColors: options.sheetColors).bytes
             product.sheet = sheet
             product.sheetPNG = pngBytes
             product.files.append(OutputFile(path: png, bytes: pngBytes))
@@ -153,11 +153,19 @@ enum JobExecutor {
             )
         }
         if extras.preview, product.sheet == nil {
-            let sheet = try Exporter.sheet(
-                animation, imageName: job.stem + ".png", columns: options.columns, padding: options.padding)
+            let sheet = try makeSheet(animation, imageName: job.stem + ".png", options: options)
             product.sheet = sheet
-            product.sheetPNG = try PNGCodec.encode(sheet.image)
+            product.sheetPNG = try SheetPNGEncoder.encode(sheet.image, maximumColors: options.sheetColors).bytes
         }
+    }
+
+    /// The sprite sheet with every sheet option the command line gave.
+    private static func makeSheet(_ animation: RenderedAnimation, imageName: String, options: Options) throws
+        -> SpriteSheet
+    {
+        try Exporter.sheet(
+            animation, imageName: imageName, columns: options.columns, padding: options.padding,
+            extrude: options.extrude, trim: options.trim, layout: options.sheetType)
     }
 
     private static func encodeFrames(

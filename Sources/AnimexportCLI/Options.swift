@@ -64,6 +64,11 @@ struct Options: Equatable {
     var columns: Int?
     var padding: Int = 0
     var settings: [ParameterSetting] = []
+    var dither: GIFDither = .none
+    var extrude = 0
+    var trim = false
+    var sheetType: SheetLayout = .grid
+    var sheetColors: Int?
     var framesDirectory: String?
     /// What `-o DIR/` (or the default folder) receives; nil = the default for the case.
     var formats: [OutputKind]?
@@ -84,11 +89,13 @@ struct Options: Equatable {
         "--scale": "a scale factor or a list like 1,2,3", "--duration": "seconds", "--background": "a colour",
         "--matte": "a colour or none", "--loop": "a play count or forever",
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
-        "--frames": "a directory", "--format": "a list of gif, sheet, frames", "--jobs": "a thread count",
+        "--frames": "a directory", "--dither": "none, ordered or fs", "--extrude": "pixels",
+        "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
+        "--format": "a list of gif, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
     ]
-    static let flags = ["--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict"]
+    static let flags = ["--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim"]
 
     /// Options each subcommand refuses (everything else applies to it).
     static let refused: [Subcommand: Set<String>] = [
@@ -136,6 +143,7 @@ struct Options: Equatable {
                 case "--help", "-h": options.help = true
                 case "--watch": options.watch = true
                 case "--strict": options.strict = true
+                case "--trim": options.trim = true
                 default: options.version = true
                 }
                 continue
@@ -156,6 +164,9 @@ struct Options: Equatable {
             try options.apply(name, value)
         }
         try options.checkCombinations()
+        if options.columns != nil, options.sheetType != .grid {
+            throw UsageError(message: "--columns applies to --sheet-type grid only")
+        }
         return options
     }
 
@@ -247,6 +258,28 @@ struct Options: Equatable {
             previewPath = try Self.file(value, name, extensions: ["html", "htm"])
         case "--report":
             reportPath = try Self.file(value, name, extensions: ["json"])
+        case "--dither":
+            let modes: [String: GIFDither] = ["none": .none, "ordered": .ordered, "fs": .floydSteinberg]
+            guard let mode = modes[value] else {
+                throw UsageError(message: "--dither \(value): expected none, ordered or fs")
+            }
+            dither = mode
+        case "--extrude":
+            guard let n = Int(value), n >= 0, n <= 64 else {
+                throw UsageError(message: "--extrude \(value): expected whole pixels 0…64")
+            }
+            extrude = n
+        case "--sheet-type":
+            let types: [String: SheetLayout] = ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical]
+            guard let type = types[value] else {
+                throw UsageError(message: "--sheet-type \(value): expected grid, horizontal or vertical")
+            }
+            sheetType = type
+        case "--sheet-colors":
+            guard let n = Int(value), n >= 2, n <= 256 else {
+                throw UsageError(message: "--sheet-colors \(value): expected a palette size 2…256")
+            }
+            sheetColors = n
         default:
             throw UsageError(message: "unknown option \(name)")
         }

@@ -54,6 +54,38 @@ static inline int aex_png_write_rgba8(png_structp png, png_infop info, png_uint_
     return 1;
 }
 
+/// Writes a non-interlaced image with every compression choice explicit: colour type
+/// (PNG_COLOR_TYPE_RGB_ALPHA or PNG_COLOR_TYPE_PALETTE), bit depth (8, or 1/2/4/8 for a
+/// palette), zlib `level` 0...9 and `strategy` (Z_DEFAULT_STRATEGY, Z_FILTERED, Z_RLE, ...),
+/// libpng row `filters` (a PNG_FILTER_* mask; libpng picks per row among them by the sum of
+/// absolute differences). For a palette image, `palette` holds `paletteSize` RGB triples and
+/// `alpha` the first `alphaSize` alpha values (tRNS; 0 for none). Rows are packed at
+/// `bitDepth` already. No ancillary chunks.
+static inline int aex_png_write(png_structp png, png_infop info, png_uint_32 width,
+                                png_uint_32 height, int colorType, int bitDepth, int level,
+                                int strategy, int filters, const png_color *palette,
+                                int paletteSize, const png_byte *alpha, int alphaSize,
+                                png_bytepp rows) {
+    if (setjmp(png_jmpbuf(png))) {
+        return 0;
+    }
+    png_set_IHDR(png, info, width, height, bitDepth, colorType, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (colorType == PNG_COLOR_TYPE_PALETTE) {
+        png_set_PLTE(png, info, palette, paletteSize);
+        if (alphaSize > 0) {
+            png_set_tRNS(png, info, alpha, alphaSize, NULL);
+        }
+    }
+    png_set_compression_level(png, level);
+    png_set_compression_strategy(png, strategy);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(png, info);
+    png_write_image(png, rows);
+    png_write_end(png, info);
+    return 1;
+}
+
 /// In-memory PNG input: `bytes[offset..<count]` is still unread.
 typedef struct aex_png_source {
     const unsigned char *bytes;

@@ -52,24 +52,28 @@ struct GIFAlphaPolicy {
         for image in images {
             var out = [UInt32](repeating: FlattenedFrames.transparent, count: width * height)
             image.pixels.withUnsafeBufferPointer { src in
-                for i in 0..<(width * height) {
-                    let r = Int(src[4 * i])
-                    let g = Int(src[4 * i + 1])
-                    let b = Int(src[4 * i + 2])
-                    let a = Int(src[4 * i + 3])
-                    if a == 255 {
-                        out[i] = Self.pack(r, g, b)
-                    } else if a == 0 {
-                        hasTransparency = true
-                    } else if let m = matte {
-                        out[i] = Self.pack(
-                            Self.blend(r, m.r, a), Self.blend(g, m.g, a), Self.blend(b, m.b, a))
-                    } else {
-                        collapsed += 1
-                        if a >= threshold {
-                            out[i] = Self.pack(r, g, b)
-                        } else {
+                out.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<(width * height) {
+                        let a = Int(src[4 * i + 3])
+                        if a == 255 {
+                            out[i] = UInt32(src[4 * i]) << 16 | UInt32(src[4 * i + 1]) << 8 | UInt32(src[4 * i + 2])
+                            continue
+                        }
+                        let r = Int(src[4 * i])
+                        let g = Int(src[4 * i + 1])
+                        let b = Int(src[4 * i + 2])
+                        if a == 0 {
                             hasTransparency = true
+                        } else if let m = matte {
+                            out[i] = Self.pack(
+                                Self.blend(r, m.r, a), Self.blend(g, m.g, a), Self.blend(b, m.b, a))
+                        } else {
+                            collapsed += 1
+                            if a >= threshold {
+                                out[i] = Self.pack(r, g, b)
+                            } else {
+                                hasTransparency = true
+                            }
                         }
                     }
                 }

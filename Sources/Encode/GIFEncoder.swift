@@ -2,16 +2,18 @@
 
 public import Render
 
-/// Animated GIF encoding with giflib, in four stages:
+/// Animated GIF encoding with giflib, in five stages:
 /// alpha policy (`GIFAlphaPolicy`) → palette (`GIFPalette`: exact, or libimagequant over a
-/// histogram of all frames) → indexed frames (`PaletteMapper`) → frame plan (`GIFFramePlan`)
-/// → bytes (`GIFWriter`).
+/// histogram of all frames) → indexed frames (`PaletteMapper`, dithered per `GIFDither`) →
+/// frame plan (`GIFFrameOptimizer`: merging, differencing, disposal, local tables, LZW by
+/// `LZWEncoder`) → bytes (`GIFWriter`). `docs/encoding.md` describes the choices.
 ///
 /// Output rules (semantics.md §8): GIF89a; logical screen = frame size; one global colour
 /// table; a dedicated transparency index (also the background index) when any pixel is
-/// transparent; every frame a full-canvas image with disposal 2 when there is transparency
-/// and 1 otherwise; the delays exactly as given; the NETSCAPE2.0 block per `LoopCount`.
-/// Identical input gives identical bytes.
+/// transparent; frame 0 covers the screen, later frames only what changed; every composited
+/// frame equals the input after the alpha policy; consecutive identical frames are merged
+/// with their delays summed, so the total duration is exactly the sum of `delays`; the
+/// NETSCAPE2.0 block per `LoopCount`. Identical input gives identical bytes on any machine.
 public enum GIFEncoder {
     /// Encodes an animation.
     ///
@@ -33,9 +35,9 @@ public enum GIFEncoder {
         let flattened = GIFAlphaPolicy(options: options).flatten(frames, width: width, height: height)
         let palette = try GIFPalette.build(
             histogram: ColorHistogram(flattened), hasTransparency: flattened.hasTransparency)
-        var mapper = PaletteMapper(palette: palette)
+        var mapper = PaletteMapper(palette: palette, dither: options.dither)
         let indexed = mapper.index(flattened)
-        let plan = GIFFramePlan.fullCanvas(
+        let plan = try GIFFrameOptimizer.plan(
             frames: indexed, delays: delays, palette: palette, width: width, height: height,
             loopCount: loopCount)
         let bytes = try GIFWriter.write(plan)
@@ -43,7 +45,7 @@ public enum GIFEncoder {
         return GIFEncoding(
             bytes: bytes, paletteSize: palette.opaqueColors.count, quantized: palette.quantized,
             hasTransparency: flattened.hasTransparency,
-            collapsedEdgePixels: flattened.collapsedEdgePixels)
+            collapsedEdgePixels: flattened.collapsedEdgePixels, frameCount: plan.frames.count)
     }
 
     /// The common frame size.

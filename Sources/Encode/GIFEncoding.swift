@@ -16,12 +16,15 @@ public struct GIFEncoding: Equatable, Sendable {
     /// Pixels (summed over all frames) with 0 < alpha < 255 that lost their partial alpha
     /// because no matte was given; 0 with a matte. The CLI warns with this number.
     public var collapsedEdgePixels: Int
+    /// Images in the file: the input frames less those merged into an identical predecessor.
+    public var frameCount: Int
 
     /// A value with the given fields.
     public init(
         bytes: [UInt8], paletteSize: Int, quantized: Bool, hasTransparency: Bool,
-        collapsedEdgePixels: Int
+        collapsedEdgePixels: Int, frameCount: Int
     ) {
+        self.frameCount = frameCount
         self.bytes = bytes
         self.paletteSize = paletteSize
         self.quantized = quantized

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Everything `GIFWriter` puts in the file, decided before any byte is written: screen,
-/// colour table, loop block and, per frame, the rectangle, indices, delay, disposal and
-/// transparency. Later optimisations (frame differencing, merging identical frames) rewrite
-/// the plan and leave the writer alone.
+/// colour table, loop block and, per frame, the rectangle, the compressed image data, delay,
+/// disposal, transparency and an optional local colour table. `GIFFrameOptimizer` makes it.
 struct GIFFramePlan {
     /// One image with its Graphic Control Extension.
     struct Frame {
         /// Where the image sits on the logical screen.
         var rect: GIFRect
-        /// `rect.width·rect.height` palette indices, row-major.
-        var indices: [UInt8]
+        /// The LZW code stream for `rect.width·rect.height` indices (no sub-block lengths).
+        var imageData: [UInt8]
+        /// The LZW minimum code size: log2 of the colour table in force, at least 2.
+        var minimumCodeSize: Int
         /// Centiseconds, 0…65535.
         var delay: Int
-        /// GIF disposal method 0…3 (semantics.md §8.1).
+        /// GIF disposal method 1…3 (semantics.md §8.1).
         var disposal: Int
-        /// The transparency index, or nil when the frame has none.
+        /// The transparency index (into the table in force), or nil when the frame has none.
         var transparentIndex: Int?
+        /// RGB triples of a local colour table (a power of two of entries), or nil to use the
+        /// global one.
+        var localColorTable: [UInt8]?
     }
 
     /// Logical screen width in pixels, 1…65535.
@@ -36,23 +40,14 @@ struct GIFFramePlan {
     static let doNotDispose = 1
     /// Disposal 2, "restore to background": browsers clear the rectangle to transparent.
     static let restoreToBackground = 2
+    /// Disposal 3, "restore to previous": the canvas goes back to how it was before this frame.
+    static let restoreToPrevious = 3
 
-    /// Every frame as a full-canvas image. With transparency each frame uses disposal 2, so
-    /// the next frame starts from a cleared canvas (transparency cannot erase under
-    /// disposal 1, semantics.md §8.2); without transparency disposal 1.
-    static func fullCanvas(
-        frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
-        loopCount: Int?
-    ) -> GIFFramePlan {
-        let disposal = palette.transparentIndex == nil ? doNotDispose : restoreToBackground
-        let rect = GIFRect(x: 0, y: 0, width: width, height: height)
-        let planned = zip(frames, delays).map { frame, delay in
-            Frame(
-                rect: rect, indices: frame.indices, delay: delay, disposal: disposal,
-                transparentIndex: palette.transparentIndex)
-        }
-        return GIFFramePlan(
-            width: width, height: height, colorTable: palette.colorTable,
-            backgroundIndex: palette.transparentIndex ?? 0, loopCount: loopCount, frames: planned)
+    /// The LZW minimum code size for a colour table of `entries` (a power of two): its log2,
+    /// at least 2 (GIF89a appendix F; giflib writes the same).
+    static func minimumCodeSize(forTableOf entries: Int) -> Int {
+        var bits = 1
+        while 1 << bits < entries { bits += 1 }
+        return max(2, bits)
     }
 }

@@ -2,8 +2,8 @@
 
 public import Spec
 
-/// Choices for `GIFEncoder.encode`: looping and how partial alpha becomes GIF's 1-bit
-/// transparency (semantics.md §8.2, §8.5).
+/// Choices for `GIFEncoder.encode`: looping, how partial alpha becomes GIF's 1-bit
+/// transparency (semantics.md §8.2, §8.5) and how a quantised palette is dithered.
 public struct GIFOptions: Equatable, Sendable {
     /// How many times the GIF plays; `.forever` by default.
     public var loop: LoopCount
@@ -16,12 +16,19 @@ public struct GIFOptions: Equatable, Sendable {
     /// Without a matte: alpha ≥ threshold is opaque with its straight colour, anything less is
     /// transparent. 0…255, default 128. Alpha 0 is always transparent, so 0 acts like 1.
     public var alphaThreshold: UInt8
+    /// How a quantised palette approximates colours it lacks; `.none` by default (see
+    /// `GIFDither`). Has no effect when the animation's colours fit an exact palette.
+    public var dither: GIFDither
 
-    /// Options with the given values; the defaults loop forever, use no matte and a threshold
-    /// of 128.
-    public init(loop: LoopCount = .forever, matte: RGBAColor? = nil, alphaThreshold: UInt8 = 128) {
+    /// Options with the given values; the defaults loop forever, use no matte, a threshold of
+    /// 128 and no dithering.
+    public init(
+        loop: LoopCount = .forever, matte: RGBAColor? = nil, alphaThreshold: UInt8 = 128,
+        dither: GIFDither = .none
+    ) {
         self.loop = loop
         self.matte = matte
         self.alphaThreshold = alphaThreshold
+        self.dither = dither
     }
 }

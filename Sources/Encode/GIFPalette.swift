@@ -2,9 +2,12 @@
 
 /// The single global colour table of a GIF (semantics.md §8.2).
 ///
-/// Layout: index 0 is the dedicated transparency index when the animation has any transparent
-/// pixel (no opaque colour uses it); the opaque colours follow; black pads the table to a
-/// power of two, 2…256 entries.
+/// Layout: index 0 is the dedicated transparency index when there is one (no opaque colour
+/// uses it); the opaque colours follow; black pads the table to a power of two, 2…256 entries.
+///
+/// A transparency index is reserved when any pixel is transparent, and also for fully opaque
+/// animations whenever it costs no table bits (the colour count is not a power of two, or the
+/// palette is quantised): frame differencing writes unchanged pixels as transparency.
 struct GIFPalette {
     /// Opaque colours as `0x00RRGGBB`; colour `k` has index `k + firstOpaqueIndex`.
     var opaqueColors: [UInt32]
@@ -17,12 +20,7 @@ struct GIFPalette {
     var firstOpaqueIndex: Int { transparentIndex == nil ? 0 : 1 }
 
     /// Entries in the written table: the smallest power of two ≥ the used entries, at least 2.
-    var tableSize: Int {
-        let used = opaqueColors.count + firstOpaqueIndex
-        var size = 2
-        while size < used { size *= 2 }
-        return size
-    }
+    var tableSize: Int { Self.tableEntries(opaqueColors.count + firstOpaqueIndex) }
 
     /// `tableSize` RGB triples, ready for giflib.
     var colorTable: [UInt8] {
@@ -36,18 +34,28 @@ struct GIFPalette {
         return table
     }
 
-    /// The exact colours when they fit (255 with transparency, 256 without), in order of first
-    /// appearance; otherwise a libimagequant palette of that many colours built from the
-    /// histogram of all frames.
+    /// The exact colours when they fit (255 beside a transparency index, or 256 in a fully
+    /// opaque animation), in order of first appearance; otherwise 255 colours chosen by
+    /// libimagequant from the histogram of all frames, plus the transparency index.
     /// - Throws: `EncodeError` when libimagequant fails.
     static func build(histogram: ColorHistogram, hasTransparency: Bool) throws -> GIFPalette {
-        let capacity = hasTransparency ? 255 : 256
-        let transparentIndex: Int? = hasTransparency ? 0 : nil
-        if histogram.colors.count <= capacity {
+        let count = histogram.colors.count
+        if count <= 255 {
+            let reserve = hasTransparency || tableEntries(count + 1) == tableEntries(count)
             return GIFPalette(
-                opaqueColors: histogram.colors, transparentIndex: transparentIndex, quantized: false)
+                opaqueColors: histogram.colors, transparentIndex: reserve ? 0 : nil, quantized: false)
         }
-        let colors = try ImageQuantizer.palette(for: histogram, maximumColors: capacity)
-        return GIFPalette(opaqueColors: colors, transparentIndex: transparentIndex, quantized: true)
+        if count == 256 && !hasTransparency {
+            return GIFPalette(opaqueColors: histogram.colors, transparentIndex: nil, quantized: false)
+        }
+        let colors = try ImageQuantizer.palette(for: histogram, maximumColors: 255)
+        return GIFPalette(opaqueColors: colors, transparentIndex: 0, quantized: true)
+    }
+
+    /// The smallest power of two ≥ `used`, at least 2.
+    static func tableEntries(_ used: Int) -> Int {
+        var size = 2
+        while size < used { size *= 2 }
+        return size
     }
 }

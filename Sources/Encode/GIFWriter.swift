@@ -7,7 +7,9 @@ internal import CGif
 ///
 /// Write order (semantics.md §8.6): `EGifSetGifVersion(gif89)`, `EGifPutScreenDesc` with the
 /// global colour table, the NETSCAPE2.0 block, then per frame a Graphic Control Extension,
-/// `EGifPutImageDesc` and one `EGifPutLine` per row, and `EGifCloseFile` (the trailer).
+/// `EGifPutImageDesc` (with a local colour table when the plan has one) and the frame's
+/// LZW stream, already compressed by `LZWEncoder`, through `EGifPutCode`/`EGifPutCodeNext`
+/// in sub-blocks of at most 255 bytes, and `EGifCloseFile` (the trailer).
 final class GIFWriter {
     /// Collects the bytes giflib hands to the output callback.
     private final class Sink {
@@ -72,17 +74,10 @@ final class GIFWriter {
             throw EncodeError("GIF canvas \(width)×\(height) is outside 1…65535 pixels per side")
         }
         let entries = colorTable.count / 3
-        guard colorTable.count % 3 == 0, [2, 4, 8, 16, 32, 64, 128, 256].contains(entries),
-            (0..<entries).contains(backgroundIndex)
-        else {
-            throw EncodeError("GIF colour table of \(entries) entries is not a power of two 2…256")
+        guard (0..<entries).contains(backgroundIndex) else {
+            throw EncodeError("GIF background index \(backgroundIndex) is outside the \(entries)-entry table")
         }
-        let colors = stride(from: 0, to: colorTable.count, by: 3).map {
-            GifColorType(Red: colorTable[$0], Green: colorTable[$0 + 1], Blue: colorTable[$0 + 2])
-        }
-        guard let map = GifMakeMapObject(Int32(entries), colors) else {
-            throw EncodeError("giflib GifMakeMapObject: could not make a \(entries)-entry colour map")
-        }
+        let map = try Self.makeMap(colorTable)
         defer { GifFreeMapObject(map) }
         try check(
             EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, Int32(backgroundIndex), map),
@@ -110,12 +105,11 @@ final class GIFWriter {
         let rect = frame.rect
         guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
             rect.x + rect.width <= Int(gif.pointee.SWidth),
-            rect.y + rect.height <= Int(gif.pointee.SHeight),
-            frame.indices.count == rect.width * rect.height
+            rect.y + rect.height <= Int(gif.pointee.SHeight)
         else {
             throw EncodeError(
                 "GIF frame \(number): rectangle \(rect.width)×\(rect.height) at (\(rect.x), \(rect.y)) "
-                    + "with \(frame.indices.count) indices does not fit the canvas")
+                    + "does not fit the canvas")
         }
         guard (0...65535).contains(frame.delay), (0...3).contains(frame.disposal) else {
             throw EncodeError(
@@ -130,19 +124,51 @@ final class GIFWriter {
         try check(
             EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes),
             "EGifPutExtension")
+        let localMap = try frame.localColorTable.map { try Self.makeMap($0) }
+        defer { if let localMap { GifFreeMapObject(localMap) } }
         try check(
             EGifPutImageDesc(
-                gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, nil),
+                gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, localMap),
             "EGifPutImageDesc")
-        // EGifPutLine masks the row in place, so it gets a copy.
-        var indices = frame.indices
-        try indices.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            for row in 0..<rect.height {
-                try check(
-                    EGifPutLine(gif, base + row * rect.width, Int32(rect.width)), "EGifPutLine")
-            }
+        // EGifPutImageDesc has written the LZW minimum code size of the table in force; the
+        // code stream must have been compressed with the same size.
+        let tableBits = Int((localMap ?? gif.pointee.SColorMap)?.pointee.BitsPerPixel ?? 0)
+        guard max(2, tableBits) == frame.minimumCodeSize else {
+            throw EncodeError(
+                "GIF frame \(number): LZW code size \(frame.minimumCodeSize) does not match its "
+                    + "\(tableBits)-bit colour table")
         }
+        // The compressed stream in data sub-blocks of at most 255 bytes, then the terminator.
+        var block = [UInt8](repeating: 0, count: 256)
+        var start = 0
+        while start < frame.imageData.count {
+            let count = min(255, frame.imageData.count - start)
+            block[0] = UInt8(count)
+            for i in 0..<count { block[1 + i] = frame.imageData[start + i] }
+            let status =
+                start == 0
+                ? EGifPutCode(gif, Int32(frame.minimumCodeSize), block)
+                : EGifPutCodeNext(gif, block)
+            try check(status, start == 0 ? "EGifPutCode" : "EGifPutCodeNext")
+            start += count
+        }
+        try check(EGifPutCodeNext(gif, nil), "EGifPutCodeNext")
+    }
+
+    /// A giflib colour map for RGB triples (2…256 entries, a power of two); free it with
+    /// `GifFreeMapObject`.
+    private static func makeMap(_ table: [UInt8]) throws -> UnsafeMutablePointer<ColorMapObject> {
+        let entries = table.count / 3
+        guard table.count % 3 == 0, [2, 4, 8, 16, 32, 64, 128, 256].contains(entries) else {
+            throw EncodeError("GIF colour table of \(entries) entries is not a power of two 2…256")
+        }
+        let colors = stride(from: 0, to: table.count, by: 3).map {
+            GifColorType(Red: table[$0], Green: table[$0 + 1], Blue: table[$0 + 2])
+        }
+        guard let map = GifMakeMapObject(Int32(entries), colors) else {
+            throw EncodeError("giflib GifMakeMapObject: could not make a \(entries)-entry colour map")
+        }
+        return map
     }
 
     /// Writes the trailer and frees the encoder; returns the file.

@@ -20,6 +20,7 @@ enum ImageQuantizer {
     /// - Parameter maximumColors: 2…256.
     /// - Throws: `EncodeError` naming the libimagequant call that failed.
     static func palette(for histogram: ColorHistogram, maximumColors: Int) throws -> [UInt32] {
+        limitToOneThread()
         let attributes = try LiqAttributes()
         try check(liq_set_max_colors(attributes.pointer, Int32(maximumColors)), "liq_set_max_colors")
         try check(liq_set_speed(attributes.pointer, speed), "liq_set_speed")
@@ -61,6 +62,59 @@ enum ImageQuantizer {
                 }
             }
         }
+    }
+
+    /// Up to `maximumColors` RGBA colours for a straight-alpha image and every pixel's index into
+    /// them: libimagequant's palette (speed 4) and its remapping without dithering, so equal
+    /// cells of a sprite sheet stay equal.
+    /// - Parameters:
+    ///   - pixels: `width·height` RGBA pixels, straight alpha.
+    ///   - maximumColors: 2…256.
+    /// - Throws: `EncodeError` naming the libimagequant call that failed.
+    static func remap(pixels: [UInt8], width: Int, height: Int, maximumColors: Int) throws
+        -> (palette: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)], indices: [UInt8])
+    {
+        limitToOneThread()
+        let attributes = try LiqAttributes()
+        try check(liq_set_max_colors(attributes.pointer, Int32(maximumColors)), "liq_set_max_colors")
+        try check(liq_set_speed(attributes.pointer, speed), "liq_set_speed")
+        return try pixels.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { throw EncodeError("libimagequant: empty image") }
+            // The image reads `pixels` in place: it must not outlive this closure.
+            let image = try LiqImage(attributes: attributes, pixels: base, width: width, height: height)
+            var resultPointer: OpaquePointer?
+            try check(liq_image_quantize(image.pointer, attributes.pointer, &resultPointer), "liq_image_quantize")
+            guard let resultPointer else { throw EncodeError("libimagequant liq_image_quantize: no result") }
+            defer { liq_result_destroy(resultPointer) }
+            try check(liq_set_dithering_level(resultPointer, 0), "liq_set_dithering_level")
+            var indices = [UInt8](repeating: 0, count: width * height)
+            try indices.withUnsafeMutableBytes { out in
+                guard let target = out.baseAddress else { return }
+                try check(
+                    liq_write_remapped_image(resultPointer, image.pointer, target, out.count),
+                    "liq_write_remapped_image")
+            }
+            guard let palette = liq_get_palette(resultPointer) else {
+                throw EncodeError("libimagequant liq_get_palette: no palette")
+            }
+            let count = min(Int(palette.pointee.count), 256)
+            let colors = withUnsafeBytes(of: palette.pointee.entries) { raw in
+                (0..<count).map { i in
+                    let e = raw.load(fromByteOffset: i * MemoryLayout<liq_color>.stride, as: liq_color.self)
+                    return (r: e.r, g: e.g, b: e.b, a: e.a)
+                }
+            }
+            return (colors, indices)
+        }
+    }
+
+    /// Makes libimagequant's OpenMP loops single-threaded on the calling thread, so the same
+    /// input gives the same palette on any number of cores (see `Sources/CImageQuant/shim.h`).
+    /// Call it on the thread that quantises, before every quantisation.
+    /// - Returns: whether libimagequant uses OpenMP here (then it was limited).
+    @discardableResult
+    static func limitToOneThread() -> Bool {
+        aex_liq_limit_to_one_thread() == 1
     }
 
     /// Throws unless `status` is `LIQ_OK`.
@@ -113,6 +167,22 @@ final class LiqHistogram {
     }
 
     deinit { liq_histogram_destroy(pointer) }
+}
+
+/// Owns a `liq_image` reading caller-owned RGBA memory; keeps its attributes alive.
+final class LiqImage {
+    let pointer: OpaquePointer
+    private let attributes: LiqAttributes
+
+    init(attributes: LiqAttributes, pixels: UnsafePointer<UInt8>, width: Int, height: Int) throws {
+        guard let pointer = liq_image_create_rgba(attributes.pointer, pixels, Int32(width), Int32(height), 0) else {
+            throw EncodeError("libimagequant liq_image_create_rgba: cannot take a \(width)×\(height) image")
+        }
+        self.pointer = pointer
+        self.attributes = attributes
+    }
+
+    deinit { liq_image_destroy(pointer) }
 }
 
 /// Owns a `liq_result` made by `liq_histogram_quantize`.

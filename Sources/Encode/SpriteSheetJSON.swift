@@ -20,15 +20,18 @@ enum SpriteSheetJSON {
                     ])
                 ),
                 ("rotated", .bool(false)),
-                ("trimmed", .bool(false)),
+                ("trimmed", .bool(frame.trimmed)),
                 (
                     "spriteSourceSize",
                     .object([
-                        ("x", .integer(0)), ("y", .integer(0)),
+                        ("x", .integer(frame.sourceX)), ("y", .integer(frame.sourceY)),
                         ("w", .integer(frame.width)), ("h", .integer(frame.height)),
                     ])
                 ),
-                ("sourceSize", .object([("w", .integer(frame.width)), ("h", .integer(frame.height))])),
+                (
+                    "sourceSize",
+                    .object([("w", .integer(frame.sourceWidth)), ("h", .integer(frame.sourceHeight))])
+                ),
                 ("duration", .integer(frame.duration)),
             ])
         }

@@ -8,10 +8,21 @@ public struct SpriteSheetOptions: Equatable, Sendable {
     /// File name of the sheet image as the JSON refers to it (`meta.image`), e.g.
     /// `"circular.png"`.
     public var imageName: String
-    /// Cells per row, ≥ 1; nil picks `ceil(sqrt(N))` for N frames. Never more than N.
+    /// Cells per row for `.grid`, ≥ 1; nil picks `ceil(sqrt(N))` for N frames. Never more than
+    /// N. Must be nil for the other layouts.
     public var columns: Int?
-    /// Transparent pixels between cells and around the border, ≥ 0.
+    /// Transparent pixels between cells and around the border, 0…65535.
     public var padding: Int
+    /// Pixels, 0…64, by which every cell's edge rows and columns are repeated outwards (corners
+    /// from the corner pixel), so bilinear sampling at a frame's border never reads a
+    /// neighbour or the padding. The JSON `frame` rectangle stays the frame itself.
+    public var extrude: Int
+    /// Whether each frame is cut to the bounding box of its pixels with alpha > 0 (a fully
+    /// transparent frame keeps its top-left pixel). The JSON then says where the cut sits in
+    /// the frame: `spriteSourceSize {x, y, w, h}`, `sourceSize {w, h}`, `trimmed: true`.
+    public var trim: Bool
+    /// How cells are arranged.
+    public var layout: SheetLayout
     /// Pixel density the frames were rendered at (`meta.scale`, written as a string such as
     /// `"1"` or `"2"`, as Aseprite does), finite and > 0.
     public var scale: Double
@@ -24,16 +35,20 @@ public struct SpriteSheetOptions: Equatable, Sendable {
     /// `meta.version`, that program's version.
     public var version: String
 
-    /// Options with the given values; by default no padding, scale 1, columns automatic.
+    /// Options with the given values; by default a grid with automatic columns, no padding,
+    /// extrusion or trimming, scale 1.
     public init(
-        name: String, imageName: String, columns: Int? = nil, padding: Int = 0, scale: Double = 1,
-        frameRate: Double, loopSeconds: Double, app: String = "animexport",
-        version: String = "0.1.0"
+        name: String, imageName: String, columns: Int? = nil, padding: Int = 0, extrude: Int = 0,
+        trim: Bool = false, layout: SheetLayout = .grid, scale: Double = 1, frameRate: Double,
+        loopSeconds: Double, app: String = "animexport", version: String = "0.1.0"
     ) {
         self.name = name
         self.imageName = imageName
         self.columns = columns
         self.padding = padding
+        self.extrude = extrude
+        self.trim = trim
+        self.layout = layout
         self.scale = scale
         self.frameRate = frameRate
         self.loopSeconds = loopSeconds

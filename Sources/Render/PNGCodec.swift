@@ -35,10 +35,73 @@ public enum PNGCodec {
         guard (0...9).contains(compressionLevel) else {
             throw CodecError("PNG compression level must be 0…9, got \(compressionLevel)")
         }
+        return try encode(image, compression: PNGCompression(level: compressionLevel))
+    }
+
+    /// Straight-alpha RGBA8 PNG with explicit compression choices (see `PNGCompression`).
+    ///
+    /// - Parameters:
+    ///   - image: at least 1×1 pixels, at most `maximumPixelCount`.
+    ///   - compression: zlib level and strategy, row filters.
+    /// - Returns: the PNG file; identical input gives identical bytes.
+    /// - Throws: `CodecError` for an empty or oversized image, a level outside 0…9, or a libpng
+    ///   failure.
+    public static func encode(_ image: RGBAImage, compression: PNGCompression) throws -> [UInt8] {
         guard image.width > 0, image.height > 0, image.width * image.height <= maximumPixelCount,
             image.pixels.count == image.width * image.height * 4
         else {
             throw CodecError("cannot write a \(image.width)×\(image.height) PNG")
+        }
+        return try write(
+            width: image.width, height: image.height, rowBytes: image.width * 4, data: image.pixels,
+            colorType: Int32(PNG_COLOR_TYPE_RGB_ALPHA), bitDepth: 8, palette: [], compression: compression)
+    }
+
+    /// A palette PNG (colour type 3): `indices` row-major, one byte each, packed to 1, 2 or 4
+    /// bits per pixel when the palette is that small; `palette` entries as RGBA, alpha written
+    /// as a tRNS chunk cut after the last entry that is not opaque (none when all are).
+    ///
+    /// - Parameters:
+    ///   - width: pixels, ≥ 1.
+    ///   - height: pixels, ≥ 1; `width·height ≤ maximumPixelCount`.
+    ///   - indices: `width·height` entries, each `< palette.count`.
+    ///   - palette: 1…256 colours as `(r, g, b, a)`, straight alpha.
+    ///   - compression: zlib level and strategy, row filters.
+    /// - Returns: the PNG file.
+    /// - Throws: `CodecError` for bad sizes, an index past the palette, or a libpng failure.
+    public static func encodeIndexed(
+        width: Int, height: Int, indices: [UInt8], palette: [PNGPaletteEntry], compression: PNGCompression
+    ) throws -> [UInt8] {
+        guard width > 0, height > 0, width * height <= maximumPixelCount, indices.count == width * height,
+            (1...256).contains(palette.count)
+        else {
+            throw CodecError("cannot write a \(width)×\(height) palette PNG of \(palette.count) colours")
+        }
+        if let bad = indices.first(where: { Int($0) >= palette.count }) {
+            throw CodecError("palette PNG index \(bad) is past its \(palette.count) colours")
+        }
+        let depth = palette.count <= 2 ? 1 : palette.count <= 4 ? 2 : palette.count <= 16 ? 4 : 8
+        let perByte = 8 / depth
+        let rowBytes = (width + perByte - 1) / perByte
+        var packed = [UInt8](repeating: 0, count: rowBytes * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let shift = 8 - depth * (x % perByte + 1)
+                packed[y * rowBytes + x / perByte] |= indices[y * width + x] << UInt8(shift)
+            }
+        }
+        return try write(
+            width: width, height: height, rowBytes: rowBytes, data: packed,
+            colorType: Int32(PNG_COLOR_TYPE_PALETTE), bitDepth: Int32(depth), palette: palette,
+            compression: compression)
+    }
+
+    private static func write(
+        width: Int, height: Int, rowBytes: Int, data: [UInt8], colorType: Int32, bitDepth: Int32,
+        palette: [PNGPaletteEntry], compression: PNGCompression
+    ) throws -> [UInt8] {
+        guard (0...9).contains(compression.level) else {
+            throw CodecError("PNG compression level must be 0…9, got \(compression.level)")
         }
         let handle = try PNGWriteHandle()
         let sink = PNGByteSink()
@@ -50,15 +113,18 @@ public enum PNGCodec {
                 sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
             },
             { _ in })
-        var pixels = image.pixels
-        let rowBytes = image.width * 4
+        let colors = palette.map { png_color(red: $0.red, green: $0.green, blue: $0.blue) }
+        let lastTranslucent = palette.lastIndex { $0.alpha != 255 }.map { $0 + 1 } ?? 0
+        let alpha = palette.prefix(lastTranslucent).map(\.alpha)
+        var pixels = data
         try pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            var rows: [UnsafeMutablePointer<UInt8>?] = (0..<image.height).map { base + $0 * rowBytes }
+            var rows: [UnsafeMutablePointer<UInt8>?] = (0..<height).map { base + $0 * rowBytes }
             guard
-                aex_png_write_rgba8(
-                    handle.png, handle.info, png_uint_32(image.width), png_uint_32(image.height),
-                    Int32(compressionLevel), &rows) == 1
+                aex_png_write(
+                    handle.png, handle.info, png_uint_32(width), png_uint_32(height), colorType, bitDepth,
+                    Int32(compression.level), compression.strategy.zlibValue, compression.filters.libpngMask,
+                    colors, Int32(colors.count), alpha, Int32(alpha.count), &rows) == 1
             else {
                 throw CodecError("libpng write: \(handle.message)")
             }

@@ -4,6 +4,16 @@
 // `make bench` runs it once per scale, each in its own process so peak memory is per run.
 //
 //   animexport-bench PRESET [--scale S] [--header]
+//
+// `make bench-peers` also uses it to encode a directory of PNG frames (as `animexport --frames`
+// writes them) into a GIF, so animexport and the peer tools start from the same files; the
+// preset supplies the loop period and the matte (`--matte none` thresholds instead):
+//
+//   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
+//
+// and to measure PNG compression choices on one image (docs/encoding.md has the table):
+//
+//   animexport-bench --png-strategies IMAGE.png
 
 import AnimexportCLI
 import Dispatch
@@ -31,13 +41,146 @@ func peakMemoryMB() -> Double {
 
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
 
+/// Writes `message` on stderr and exits with `code`.
+func fail(_ message: String, _ code: Int32) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(code)
+}
+
+/// Per-frame results written from several threads, each index once.
+final class DecodedSlots: @unchecked Sendable {
+    private var slots: [Result<RGBAImage, any Error>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ result: Result<RGBAImage, any Error>) { lock.withLock { slots[i] = result } }
+    func values() throws -> [RGBAImage] {
+        try slots.map { try ($0 ?? .failure(EncodeError("a frame was not decoded"))).get() }
+    }
+}
+
+/// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF.
+func encodeFrames(_ directory: String, preset: String, output: String, matte: String?, dither: GIFDither) throws {
+    let composition = try PresetLoader.load(contentsOf: preset).composition
+    let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, Exporter.maximumGIFFrameRate))
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
+    let start = DispatchTime.now().uptimeNanoseconds
+    // Decoded on every core, as any tool reading a frame sequence would.
+    let slots = DecodedSlots(count: names.count)
+    DispatchQueue.concurrentPerform(iterations: names.count) { i in
+        slots.set(
+            i,
+            Result { try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + names[i])))) })
+    }
+    let frames = try slots.values()
+    let decoded = DispatchTime.now().uptimeNanoseconds
+    guard frames.count == plan.frameCount else {
+        fail("\(directory) has \(frames.count) PNG frames; the preset has \(plan.frameCount)", 64)
+    }
+    var options = GIFOptions()
+    options.matte = composition.canvas.matte
+    options.dither = dither
+    if let matte {
+        if matte == "none" {
+            options.matte = nil
+        } else if let color = RGBAColor(parsing: matte) {
+            options.matte = color
+        } else {
+            fail("--matte \(matte): not a colour", 64)
+        }
+    }
+    let delays = FrameTiming.centisecondDelays(period: plan.period, frameCount: plan.frameCount)
+    let encoded = try GIFEncoder.encode(frames: frames, delays: delays, options: options)
+    let done = DispatchTime.now().uptimeNanoseconds
+    try Data(encoded.bytes).write(to: URL(fileURLWithPath: output))
+    // In-process times for bench-peers: PNG decoding and GIF encoding, milliseconds.
+    print(
+        String(format: "png-decode-ms %.2f encode-ms %.2f", Double(decoded - start) / 1e6, Double(done - decoded) / 1e6)
+    )
+}
+
+/// Times every zlib level/strategy/filter combination on an image, as RGBA and (when it has at
+/// most 256 RGBA colours) as an exact palette PNG.
+func pngStrategies(_ path: String) throws {
+    let image = try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+    print("\(path): \(image.width)x\(image.height)")
+    print(["kind", "level", "strategy", "filters", "ms", "bytes"].map { pad($0, 10) }.joined(separator: "  "))
+    func row(_ kind: String, _ c: PNGCompression, _ body: () throws -> [UInt8]) rethrows {
+        var bytes: [UInt8] = []
+        var best = Double.infinity
+        for _ in 0..<3 { best = min(best, try seconds { bytes = try body() }) }
+        print(
+            [
+                kind, "\(c.level)", "\(c.strategy)", "\(c.filters)", String(format: "%.1f", best * 1000),
+                "\(bytes.count)",
+            ]
+            .map { pad($0, 10) }.joined(separator: "  "))
+    }
+    for level in [6, 9] {
+        for strategy in PNGCompression.Strategy.allCases {
+            for filters in PNGCompression.Filters.allCases {
+                let c = PNGCompression(level: level, strategy: strategy, filters: filters)
+                try row("rgba", c) { try PNGCodec.encode(image, compression: c) }
+            }
+        }
+    }
+    var slots: [UInt32: UInt8] = [:]
+    var palette: [PNGPaletteEntry] = []
+    var indices: [UInt8] = []
+    for i in stride(from: 0, to: image.pixels.count, by: 4) {
+        let p = image.pixels
+        let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+        if let index = slots[key] {
+            indices.append(index)
+        } else {
+            guard palette.count < 256 else { return }
+            slots[key] = UInt8(palette.count)
+            indices.append(UInt8(palette.count))
+            palette.append(PNGPaletteEntry(red: p[i], green: p[i + 1], blue: p[i + 2], alpha: p[i + 3]))
+        }
+    }
+    for level in [6, 9] {
+        for strategy in PNGCompression.Strategy.allCases {
+            for filters in [PNGCompression.Filters.none, .adaptive] {
+                let c = PNGCompression(level: level, strategy: strategy, filters: filters)
+                try row("palette", c) {
+                    try PNGCodec.encodeIndexed(
+                        width: image.width, height: image.height, indices: indices, palette: palette, compression: c)
+                }
+            }
+        }
+    }
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scale = 1.0
 var header = false
 var presetPath: String?
+var framesDirectory: String?
+var outputPath: String?
+var matteArgument: String?
+var dither = GIFDither.none
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
+    case "--png-strategies":
+        guard let value = arguments.first else { fail("\(a) needs an image", 64) }
+        do { try pngStrategies(value) } catch { fail("\(error)", 1) }
+        exit(0)
+    case "--encode-frames", "-o", "--matte", "--dither":
+        guard let value = arguments.first else { fail("\(a) needs a value", 64) }
+        arguments.removeFirst()
+        switch a {
+        case "--encode-frames": framesDirectory = value
+        case "-o": outputPath = value
+        case "--matte": matteArgument = value
+        default:
+            switch value {
+            case "none": dither = .none
+            case "ordered": dither = .ordered
+            case "fs": dither = .floydSteinberg
+            default: fail("--dither \(value): expected none, ordered or fs", 64)
+            }
+        }
     case "--scale":
         guard let v = arguments.first.flatMap(Double.init), v > 0 else {
             FileHandle.standardError.write(Data("error: --scale needs a number > 0\n".utf8))
@@ -54,6 +197,15 @@ let columns = [
     ("enc MP/s", 8), ("sheet ms", 8), ("wall ms", 8), ("GIF bytes", 10), ("sheet bytes", 11),
     ("peak MB", 7),
 ]
+if let framesDirectory {
+    guard let presetPath, let outputPath else { fail("--encode-frames needs a preset and -o OUT.gif", 64) }
+    do {
+        try encodeFrames(framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither)
+    } catch {
+        fail("\(error)", 1)
+    }
+    exit(0)
+}
 if header {
     print(columns.map { pad($0.0, $0.1) }.joined(separator: "  "))
 }
@@ -79,13 +231,14 @@ do {
     var sheetBytes = 0
     let sheetSeconds = try seconds {
         let sheet = try Exporter.sheet(animation, imageName: "bench.png", columns: nil, padding: 0)
-        sheetBytes = try PNGCodec.encode(sheet.image).count
+        sheetBytes = try SheetPNGEncoder.encode(sheet.image).bytes.count
     }
     // The whole job as the CLI runs it: parallel render, then GIF and sheet.
     let wallSeconds = try seconds {
         let rendered = try Exporter.render(composition, fps: composition.fps, scale: scale)
         _ = try Exporter.gif(rendered, options: options)
-        _ = try PNGCodec.encode(try Exporter.sheet(rendered, imageName: "bench.png", columns: nil, padding: 0).image)
+        _ = try SheetPNGEncoder.encode(
+            try Exporter.sheet(rendered, imageName: "bench.png", columns: nil, padding: 0).image)
     }
     let n = Double(frames.count)
     let pixels = frames.first.map { $0.width * $0.height } ?? 0

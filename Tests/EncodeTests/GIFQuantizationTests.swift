@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Foundation
 import Render
 import Testing
 
@@ -35,20 +36,33 @@ private func underSquare(_ x: Int, _ y: Int, frameCount: Int) -> Bool {
     }
 }
 
-@Test func staticPixelsKeepTheirIndexInEveryFrame() throws {
+@Test(arguments: GIFDither.allCases)
+func staticPixelsKeepTheirIndexInEveryFrame(dither: GIFDither) throws {
     let frames = (0..<3).map(gradientFrame)
-    let result = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
-    let decoded = try GIFDecoder.decode(result.bytes)
+    // Before differencing: every pixel the square never covers has one index in all frames.
+    let flattened = GIFAlphaPolicy(options: GIFOptions()).flatten(frames, width: 64, height: 64)
+    let palette = try GIFPalette.build(histogram: ColorHistogram(flattened), hasTransparency: false)
+    #expect(palette.quantized)
+    var mapper = PaletteMapper(palette: palette, dither: dither)
+    let indexed = mapper.index(flattened)
     var staticPixels = 0
     for y in 0..<64 {
         for x in 0..<64 where !underSquare(x, y, frameCount: 3) {
             let i = y * 64 + x
-            let first = decoded.frames[0].indices[i]
-            #expect(decoded.frames[1].indices[i] == first && decoded.frames[2].indices[i] == first)
+            let first = indexed[0].indices[i]
+            #expect(indexed[1].indices[i] == first && indexed[2].indices[i] == first)
             staticPixels += 1
         }
     }
     #expect(staticPixels == 64 * 64 - 8 * 24)
+
+    // In the file: frames 1 and 2 touch only the rows the square moves in.
+    let result = try GIFEncoder.encode(
+        frames: frames, delays: [5, 5, 5], options: GIFOptions(dither: dither))
+    let decoded = try GIFDecoder.decode(result.bytes)
+    for frame in decoded.frames.dropFirst() {
+        #expect(frame.rect.y >= 20 && frame.rect.y + frame.rect.height <= 28, "\(frame.rect)")
+    }
 }
 
 @Test func identicalSourceColoursGetIdenticalIndices() throws {
@@ -84,4 +98,22 @@ private func underSquare(_ x: Int, _ y: Int, frameCount: Int) -> Bool {
     let canvas = try GIFDecoder.decode(result.bytes).frames[0].canvas
     // Measured 34.8 dB (libimagequant 2.17, histogram merged to ≤ 65 536 entries).
     #expect(psnr(canvas, frame) >= 33)
+}
+
+@Test func quantiserRunsOnOneOpenMPThreadWhateverTheMachine() throws {
+    // libgomp's per-thread team size, reached the way Sources/CImageQuant/shim.h reaches it.
+    let everything = try #require(dlopen(nil, RTLD_LAZY))
+    defer { dlclose(everything) }
+    let setSymbol = try #require(dlsym(everything, "omp_set_num_threads"), "libimagequant is built with OpenMP")
+    let getSymbol = try #require(dlsym(everything, "omp_get_max_threads"))
+    let setThreads = unsafeBitCast(setSymbol, to: (@convention(c) (Int32) -> Void).self)
+    let maximumThreads = unsafeBitCast(getSymbol, to: (@convention(c) () -> Int32).self)
+    let frames = (0..<3).map(gradientFrame)
+    setThreads(1)
+    let reference = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    setThreads(8)
+    let wide = try GIFEncoder.encode(frames: frames, delays: [5, 5, 5], options: GIFOptions())
+    #expect(maximumThreads() == 1, "the encoder must pin libimagequant to one thread")
+    #expect(wide.bytes == reference.bytes)
+    #expect(reference.quantized)
 }

@@ -44,21 +44,18 @@ private func thresholded(_ image: RGBAImage, threshold: UInt8 = 128) -> RGBAImag
     #expect(decoded.width == 16 && decoded.height == 16)
     #expect(decoded.frames.count == 4)
     #expect(decoded.frames.map(\.delay) == delays)
-    #expect(decoded.frames.map(\.disposal) == [2, 2, 2, 2])
+    // Every frame's square must partly disappear in the next (frame 3's in frame 0, for the
+    // next loop), so every frame erases by disposal 2 or 3, never by transparency over 1.
+    #expect(decoded.frames.allSatisfy { $0.disposal == 2 || $0.disposal == 3 })
     #expect(decoded.loopCount == 0)
     #expect(decoded.globalColorTableSize == 32)  // 18 + transparency → 32
+    // Frame 0 covers only its opaque pixels: rows 2–13 (square, edge rows 3–5, blend rows).
+    #expect(decoded.frames[0].rect == GIFRect(x: 0, y: 2, width: 16, height: 12))
     for (k, frame) in decoded.frames.enumerated() {
-        #expect(frame.rect == GIFRect(x: 0, y: 0, width: 16, height: 16))
         #expect(frame.hasLocalColorTable == false)
         let transparent = try #require(frame.transparentIndex)
         #expect(transparent == decoded.backgroundIndex)
-        let expected = thresholded(frames[k])
-        #expect(frame.canvas == expected)
-        // Dedicated: the transparency index is used exactly where the frame is transparent.
-        for i in 0..<(16 * 16) {
-            let isClear = expected.pixels[4 * i + 3] == 0
-            #expect((Int(frame.indices[i]) == transparent) == isClear)
-        }
+        #expect(frame.canvas == thresholded(frames[k]))
     }
 }
 
@@ -80,7 +77,7 @@ private func thresholded(_ image: RGBAImage, threshold: UInt8 = 128) -> RGBAImag
     #expect(bytes.last == 0x3B)
 }
 
-@Test func opaqueAnimationUsesDisposalOneAndNoTransparency() throws {
+@Test func opaqueAnimationUsesDisposalOneAndAFreeTransparencyIndex() throws {
     let colours = [Pixel(255, 0, 0), Pixel(0, 255, 0), Pixel(0, 0, 255)]
     let frames = (0..<3).map { k in
         makeImage(width: 8, height: 8) { x, y in colours[(x / 3 + y / 3 + k) % 3] }
@@ -94,8 +91,27 @@ private func thresholded(_ image: RGBAImage, threshold: UInt8 = 128) -> RGBAImag
     #expect(decoded.loopCount == 2)  // plays(3) → NETSCAPE count 2
     #expect(decoded.globalColorTableSize == 4)
     #expect(decoded.frames.map(\.disposal) == [1, 1, 1])
-    #expect(decoded.frames.map(\.transparentIndex) == [nil, nil, nil])
+    // 3 colours fit a 4-entry table with room for a transparency index, which differencing
+    // uses for unchanged pixels; no pixel is ever transparent on screen.
+    #expect(decoded.frames.map(\.transparentIndex) == [0, 0, 0])
+    #expect(
+        decoded.frames.allSatisfy {
+            $0.canvas.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 }
+        })
     #expect(decoded.frames.map(\.delay) == [3, 4, 3])
+    #expect(decoded.frames.map(\.canvas) == frames)
+}
+
+@Test func opaquePowerOfTwoColourCountGetsNoTransparencyIndex() throws {
+    // 4 colours exactly fill a 4-entry table; a transparency index would double it.
+    let colours = [Pixel(255, 0, 0), Pixel(0, 255, 0), Pixel(0, 0, 255), Pixel(9, 9, 9)]
+    let frames = (0..<2).map { k in
+        makeImage(width: 8, height: 8) { x, y in colours[(x / 2 + y / 4 + k) % 4] }
+    }
+    let result = try GIFEncoder.encode(frames: frames, delays: [5, 5], options: GIFOptions())
+    let decoded = try GIFDecoder.decode(result.bytes)
+    #expect(decoded.globalColorTableSize == 4)
+    #expect(decoded.frames.map(\.transparentIndex) == [nil, nil])
     #expect(decoded.frames.map(\.canvas) == frames)
 }
 

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns full-canvas indexed frames into the smallest `GIFFramePlan` this encoder knows that
+/// still shows every frame exactly.
+///
+/// - **Merging**: consecutive identical frames become one whose delay is their sum (never
+///   above 65535 cs), so the total duration is unchanged.
+/// - **Differencing**: frame 0 covers the whole screen; every later frame covers only the
+///   bounding box of the pixels that differ from what the screen shows before it is drawn.
+///   Inside that box a pixel that already shows the right colour may be written as the
+///   transparency index or as its own index, whichever `LZWEncoder` finds shorter.
+/// - **Disposal**: under disposal 1 a transparent pixel keeps what is below it, so it can never
+///   erase (semantics.md §8.2). When frame k shows pixels that frame k+1 must make transparent
+///   (for the last frame: frame 0, so a player that does not clear between loops still shows
+///   frame 0 right), frame k gets disposal 2 (its rectangle, grown to cover those pixels, is
+///   cleared to transparent afterwards) or disposal 3 (the screen goes back to how it was
+///   before frame k, allowed when all those pixels were transparent then), whichever makes
+///   frame k plus the next frame's rectangle smaller. Otherwise disposal 1. Frames with
+///   disposal 2 always name the transparency index, because Pillow and ffmpeg clear to the
+///   background colour when a frame has none.
+/// - **Local colour tables**: a frame whose rectangle uses few colours gets a smaller local
+///   table when table plus shorter codes come out smaller than the global table's codes.
+struct GIFFrameOptimizer {
+    private let width: Int
+    private let height: Int
+    /// The palette's transparency index, or nil (256 opaque colours: no differencing by
+    /// transparency, and nothing ever needs erasing).
+    private let transparent: UInt8?
+    private let globalTable: [UInt8]
+    private let globalCodeSize: Int
+    private let lzw = LZWEncoder()
+
+    /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
+    /// centiseconds each.
+    /// - Throws: `EncodeError` if a frame would not reproduce its input (an internal error).
+    static func plan(
+        frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
+        loopCount: Int?
+    ) throws -> GIFFramePlan {
+        let optimizer = GIFFrameOptimizer(
+            width: width, height: height,
+            transparent: palette.transparentIndex.map { UInt8($0) },
+            globalTable: palette.colorTable,
+            globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize))
+        let merged = merge(frames.map(\.indices), delays: delays)
+        let planned = try optimizer.planFrames(merged)
+        return GIFFramePlan(
+            width: width, height: height, colorTable: palette.colorTable,
+            backgroundIndex: palette.transparentIndex ?? 0, loopCount: loopCount, frames: planned)
+    }
+
+    /// Consecutive equal frames joined, delays summed while the sum fits 16 bits.
+    static func merge(_ frames: [[UInt8]], delays: [Int]) -> [(indices: [UInt8], delay: Int)] {
+        var merged: [(indices: [UInt8], delay: Int)] = []
+        for (frame, delay) in zip(frames, delays) {
+            if let last = merged.last, last.delay + delay <= 65535, last.indices == frame {
+                merged[merged.count - 1].delay += delay
+            } else {
+                merged.append((frame, delay))
+            }
+        }
+        return merged
+    }
+
+    /// One frame's rectangle, compressed with the global table.
+    private struct Encoded {
+        var rect: GIFRect
+        var symbols: [UInt8]
+        var flexible: [Bool]
+        var data: [UInt8]
+    }
+
+    private func planFrames(_ frames: [(indices: [UInt8], delay: Int)]) throws
+        -> [GIFFramePlan.Frame]
+    {
+        let full = GIFRect(x: 0, y: 0, width: width, height: height)
+        let clear = transparent ?? 0
+        var canvas = [UInt8](repeating: clear, count: width * height)
+        var planned: [GIFFramePlan.Frame] = []
+        planned.reserveCapacity(frames.count)
+        for (k, frame) in frames.enumerated() {
+            let target = frame.indices
+            let next = frames[(k + 1) % frames.count].indices
+            // The screen starts transparent, so frame 0 too covers only what differs from that.
+            let rect =
+                transparent == nil && k == 0
+                ? full : (differenceBox(canvas, target) ?? GIFRect(x: 0, y: 0, width: 1, height: 1))
+            var disposal = GIFFramePlan.doNotDispose
+            var chosen: Encoded
+            if let t = transparent, let erase = eraseScan(target: target, next: next, canvas: canvas, t: t) {
+                // Disposal 2 over the rectangle grown to cover the pixels to erase.
+                let grown = union(rect, erase.box)
+                let cleared = try encode(target, over: canvas, in: grown)
+                var clearedCanvas = target
+                fill(&clearedCanvas, grown, with: t)
+                chosen = cleared
+                disposal = GIFFramePlan.restoreToBackground
+                if erase.restorable {
+                    // Disposal 3: the screen returns to `canvas`.
+                    let restored = grown == rect ? cleared : try encode(target, over: canvas, in: rect)
+                    let isLast = k == frames.count - 1
+                    let costCleared = cleared.data.count + (isLast ? 0 : try estimate(next, over: clearedCanvas))
+                    let costRestored = restored.data.count + (isLast ? 0 : try estimate(next, over: canvas))
+                    if costRestored < costCleared {
+                        chosen = restored
+                        disposal = GIFFramePlan.restoreToPrevious
+                    }
+                }
+                if disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
+            } else {
+                chosen = try encode(target, over: canvas, in: rect)
+                canvas = target
+            }
+            planned.append(finish(chosen, delay: frame.delay, disposal: disposal))
+        }
+        return planned
+    }
+
+    /// The frame as written: the greedy choice at unchanged pixels, or all of them transparent,
+    /// or all of them their own colour, whichever compresses smallest; then a smaller local
+    /// colour table when that saves bytes.
+    private func finish(_ greedy: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
+        var encoded = greedy
+        if let t = transparent, greedy.flexible.contains(true) {
+            for useTransparency in [true, false] {
+                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && useTransparency ? t : $0 }
+                let data = lzw.compress(fixed, flexible: [], alternative: t, minimumCodeSize: globalCodeSize)
+                if data.count < encoded.data.count {
+                    encoded = Encoded(rect: greedy.rect, symbols: fixed, flexible: [], data: data)
+                }
+            }
+        }
+        var frame = GIFFramePlan.Frame(
+            rect: encoded.rect, imageData: encoded.data, minimumCodeSize: globalCodeSize, delay: delay,
+            disposal: disposal, transparentIndex: transparent.map(Int.init), localColorTable: nil)
+        guard globalCodeSize > 2 else { return frame }
+        var used = [Bool](repeating: false, count: 256)
+        for s in encoded.symbols { used[Int(s)] = true }
+        if let t = transparent, encoded.flexible.contains(true) { used[Int(t)] = true }
+        // Local order: the transparency index first (when present), then the rest ascending.
+        var order: [Int] = []
+        if let t = transparent, used[Int(t)] { order.append(Int(t)) }
+        for i in 0..<256 where used[i] && i != transparent.map(Int.init) { order.append(i) }
+        var entries = 2
+        while entries < order.count { entries *= 2 }
+        let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: entries)
+        // Every code is at least globalCodeSize + 1 bits and shrinks by the difference at most,
+        // which bounds what a local table can save; skip the trial when it cannot pay for itself.
+        let bound = encoded.data.count * (globalCodeSize - codeSize) / (globalCodeSize + 1)
+        guard codeSize < globalCodeSize, bound > entries * 3 else { return frame }
+        var local = [UInt8](repeating: 0, count: 256)
+        var table = [UInt8](repeating: 0, count: entries * 3)
+        for (k, g) in order.enumerated() {
+            local[g] = UInt8(k)
+            table[3 * k] = globalTable[3 * g]
+            table[3 * k + 1] = globalTable[3 * g + 1]
+            table[3 * k + 2] = globalTable[3 * g + 2]
+        }
+        let symbols = encoded.symbols.map { local[Int($0)] }
+        let alternative = transparent.map { local[Int($0)] } ?? 0
+        let data = lzw.compress(
+            symbols, flexible: encoded.flexible, alternative: alternative, minimumCodeSize: codeSize)
+        guard data.count + table.count < encoded.data.count else { return frame }
+        frame.imageData = data
+        frame.minimumCodeSize = codeSize
+        frame.localColorTable = table
+        frame.transparentIndex = transparent.map { _ in Int(alternative) }
+        return frame
+    }
+
+    /// Compresses `target` inside `rect`, drawn over `canvas`.
+    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect) throws -> Encoded {
+        let count = rect.width * rect.height
+        var symbols = [UInt8](repeating: 0, count: count)
+        var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
+        var bad = -1
+        target.withUnsafeBufferPointer { target in
+            canvas.withUnsafeBufferPointer { canvas in
+                symbols.withUnsafeMutableBufferPointer { symbols in
+                    flexible.withUnsafeMutableBufferPointer { flexible in
+                        var n = 0
+                        for y in rect.y..<(rect.y + rect.height) {
+                            let row = y * width + rect.x
+                            for p in row..<(row + rect.width) {
+                                let want = target[p]
+                                symbols[n] = want
+                                if let t = transparent {
+                                    let shown = canvas[p]
+                                    if want == t {
+                                        if shown != t { bad = p }
+                                    } else if shown == want {
+                                        flexible[n] = true
+                                    }
+                                }
+                                n += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard bad < 0 else {
+            throw EncodeError("internal error: frame plan cannot erase pixel (\(bad % width), \(bad / width))")
+        }
+        let data = lzw.compress(
+            symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: globalCodeSize)
+        return Encoded(rect: rect, symbols: symbols, flexible: flexible, data: data)
+    }
+
+    /// Bytes the next frame would take over `canvas` with disposal 1.
+    private func estimate(_ next: [UInt8], over canvas: [UInt8]) throws -> Int {
+        guard let rect = differenceBox(canvas, next) else { return 0 }
+        return try encode(next, over: canvas, in: rect).data.count
+    }
+
+    /// Bounding box of the pixels where `a` and `b` differ, or nil. Equal rows are skipped
+    /// with `memcmp`-speed comparisons.
+    private func differenceBox(_ a: [UInt8], _ b: [UInt8]) -> GIFRect? {
+        var minX = width
+        var maxX = -1
+        var minY = height
+        var maxY = -1
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                guard let pa = a.baseAddress, let pb = b.baseAddress else { return }
+                for y in 0..<height {
+                    let row = y * width
+                    if memcmp(pa + row, pb + row, width) == 0 { continue }
+                    var x = 0
+                    while pa[row + x] == pb[row + x] { x += 1 }
+                    var last = width - 1
+                    while pa[row + last] == pb[row + last] { last -= 1 }
+                    minX = min(minX, x)
+                    maxX = max(maxX, last)
+                    if minY > y { minY = y }
+                    maxY = y
+                }
+            }
+        }
+        guard maxY >= 0 else { return nil }
+        return GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// The pixels `target` shows opaque and `next` needs transparent: their bounding box, and
+    /// whether all of them were transparent on `canvas` (so disposal 3 erases them); nil when
+    /// there are none.
+    private func eraseScan(target: [UInt8], next: [UInt8], canvas: [UInt8], t: UInt8)
+        -> (box: GIFRect, restorable: Bool)?
+    {
+        var minX = width
+        var maxX = -1
+        var minY = height
+        var maxY = -1
+        var restorable = true
+        target.withUnsafeBufferPointer { target in
+            next.withUnsafeBufferPointer { next in
+                canvas.withUnsafeBufferPointer { canvas in
+                    for y in 0..<height {
+                        let row = y * width
+                        for x in 0..<width where next[row + x] == t && target[row + x] != t {
+                            minX = min(minX, x)
+                            maxX = max(maxX, x)
+                            minY = min(minY, y)
+                            maxY = y
+                            if canvas[row + x] != t { restorable = false }
+                        }
+                    }
+                }
+            }
+        }
+        guard maxY >= 0 else { return nil }
+        return (GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1), restorable)
+    }
+
+    private func union(_ a: GIFRect, _ b: GIFRect) -> GIFRect {
+        let x = min(a.x, b.x)
+        let y = min(a.y, b.y)
+        return GIFRect(
+            x: x, y: y, width: max(a.x + a.width, b.x + b.width) - x,
+            height: max(a.y + a.height, b.y + b.height) - y)
+    }
+
+    private func fill(_ pixels: inout [UInt8], _ rect: GIFRect, with value: UInt8) {
+        for y in rect.y..<(rect.y + rect.height) {
+            let start = y * width + rect.x
+            for p in start..<(start + rect.width) { pixels[p] = value }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+/// GIF's variable-length-code LZW compression (GIF89a, appendix F), with one freedom giflib's
+/// encoder lacks: a pixel may accept two symbols.
+///
+/// Inside a frame-difference rectangle a pixel that already shows the right colour can be
+/// written either as its own index or as the transparency index; both display the same. The
+/// encoder picks, pixel by pixel, whichever continues the current dictionary string, so runs
+/// of "unchanged" pixels merge with runs of transparency or of their own colour, whichever the
+/// dictionary already knows. When both continue it, or neither does and a new string must
+/// start, it looks up to 12 pixels ahead and takes the symbol whose string absorbs more of
+/// them (a tie keeps the previous pixel's kind, so runs stay together).
+///
+/// Code sizes follow giflib's encoder exactly (so every GIF decoder reads the stream): codes
+/// start at `minimumCodeSize + 1` bits; a code is widened after the one written when the next
+/// free code reaches `1 << bits`; at code 4095 a clear code resets the table. The first code
+/// of the stream is a clear code, the last an end-of-information code; bits are packed least
+/// significant first.
+struct LZWEncoder {
+    private let table = LZWTable()
+
+    /// Compresses `symbols`.
+    ///
+    /// - Parameters:
+    ///   - symbols: palette indices, each `< 1 << minimumCodeSize`, at least one.
+    ///   - flexible: empty, or one flag per symbol: a set flag means `alternative` is as good as
+    ///     the symbol itself for that pixel.
+    ///   - alternative: the second acceptable symbol of flexible pixels (the transparency
+    ///     index), `< 1 << minimumCodeSize`.
+    ///   - minimumCodeSize: the LZW minimum code size byte of the image, 2…8.
+    /// - Returns: the packed code stream (without the code-size byte or sub-block lengths).
+    func compress(_ symbols: [UInt8], flexible: [Bool], alternative: UInt8, minimumCodeSize: Int) -> [UInt8] {
+        guard !symbols.isEmpty else { return [] }
+        let hasFlexible = flexible.count == symbols.count
+        return symbols.withUnsafeBufferPointer { symbols in
+            flexible.withUnsafeBufferPointer { flexible in
+                var run = LZWRun(
+                    table: table, symbols: symbols, flexible: hasFlexible ? flexible : nil, alternative: alternative,
+                    minimumCodeSize: minimumCodeSize)
+                return run.compress()
+            }
+        }
+    }
+}
+
+/// The dictionary from `prefix << 8 | symbol` to a code: open addressing over 8192 slots (at
+/// most 3838 entries live between clears). A slot is live when its stamp equals `generation`,
+/// so clearing is O(1).
+private final class LZWTable {
+    static let slotBits = 13
+    static let mask = (1 << slotBits) - 1
+    let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
+    let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: 1 << slotBits)
+    let stamps = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
+    var generation: UInt32 = 1
+
+    init() {
+        keys.initialize(repeating: 0, count: 1 << Self.slotBits)
+        codes.initialize(repeating: 0, count: 1 << Self.slotBits)
+        stamps.initialize(repeating: 0, count: 1 << Self.slotBits)
+    }
+
+    deinit {
+        keys.deallocate()
+        codes.deallocate()
+        stamps.deallocate()
+    }
+
+    /// Forgets every entry.
+    func clear() {
+        generation &+= 1
+        if generation == 0 {
+            stamps.update(repeating: 0, count: 1 << Self.slotBits)
+            generation = 1
+        }
+    }
+
+    @inline(__always) static func slot(_ key: UInt32) -> Int {
+        Int((key &* 0x9E37_79B1) >> UInt32(32 - slotBits))
+    }
+
+    /// The code for `prefix` followed by `symbol`, or −1.
+    @inline(__always) func lookup(_ prefix: Int, _ symbol: UInt8) -> Int {
+        let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(symbol)
+        var s = Self.slot(key)
+        while stamps[s] == generation {
+            if keys[s] == key { return Int(codes[s]) }
+            s = (s + 1) & Self.mask
+        }
+        return -1
+    }
+
+    @inline(__always) func insert(_ prefix: Int, _ symbol: UInt8, code: Int) {
+        let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(symbol)
+        var s = Self.slot(key)
+        while stamps[s] == generation { s = (s + 1) & Self.mask }
+        stamps[s] = generation
+        keys[s] = key
+        codes[s] = UInt16(truncatingIfNeeded: code)
+    }
+}
+
+/// One compression: code-size state, the bit packer and the greedy parse.
+private struct LZWRun {
+    let table: LZWTable
+    let symbols: UnsafeBufferPointer<UInt8>
+    let flexible: UnsafeBufferPointer<Bool>?
+    let alternative: UInt8
+    let minimumCodeSize: Int
+    let clearCode: Int
+    let endCode: Int
+    var nextCode: Int
+    var bits: Int
+    var limit: Int
+    var buffer: UInt64 = 0
+    var buffered = 0
+    var out: [UInt8] = []
+
+    init(
+        table: LZWTable, symbols: UnsafeBufferPointer<UInt8>, flexible: UnsafeBufferPointer<Bool>?,
+        alternative: UInt8, minimumCodeSize: Int
+    ) {
+        self.table = table
+        self.symbols = symbols
+        self.flexible = flexible
+        self.alternative = alternative
+        self.minimumCodeSize = minimumCodeSize
+        clearCode = 1 << minimumCodeSize
+        endCode = clearCode + 1
+        nextCode = endCode + 1
+        bits = minimumCodeSize + 1
+        limit = 1 << bits
+        out.reserveCapacity(symbols.count / 2 + 16)
+    }
+
+    /// Packs `code` in the current width, then widens when the next free code needs it.
+    @inline(__always) mutating func emit(_ code: Int) {
+        buffer |= UInt64(code) << UInt64(buffered)
+        buffered += bits
+        while buffered >= 8 {
+            out.append(UInt8(truncatingIfNeeded: buffer))
+            buffer >>= 8
+            buffered -= 8
+        }
+        if nextCode >= limit && bits < 12 {
+            bits += 1
+            limit = 1 << bits
+        }
+    }
+
+    /// Ends the string `current`; the next string starts with `start`.
+    @inline(__always) mutating func close(_ current: Int, startingNextWith start: UInt8) {
+        emit(current)
+        if nextCode >= 4095 {
+            emit(clearCode)
+            nextCode = endCode + 1
+            bits = minimumCodeSize + 1
+            limit = 1 << bits
+            table.clear()
+        } else {
+            table.insert(current, start, code: nextCode)
+            nextCode += 1
+        }
+    }
+
+    mutating func compress() -> [UInt8] {
+        table.clear()
+        emit(clearCode)
+        var previousWasAlternative = flexible?[0] ?? false
+        var current = Int(previousWasAlternative ? alternative : symbols[0])
+        for i in 1..<symbols.count {
+            let own = symbols[i]
+            if let flexible, flexible[i] {
+                let viaOwn = table.lookup(current, own)
+                let viaAlternative = table.lookup(current, alternative)
+                if viaOwn >= 0 || viaAlternative >= 0 {
+                    let takeAlternative: Bool
+                    if viaOwn < 0 {
+                        takeAlternative = true
+                    } else if viaAlternative < 0 {
+                        takeAlternative = false
+                    } else {
+                        takeAlternative = prefersAlternative(
+                            viaAlternative, viaOwn, next: i + 1, previousWasAlternative, flexible)
+                    }
+                    current = takeAlternative ? viaAlternative : viaOwn
+                    previousWasAlternative = takeAlternative
+                    continue
+                }
+                let startAlternative =
+                    own == alternative
+                    || prefersAlternative(Int(alternative), Int(own), next: i + 1, previousWasAlternative, flexible)
+                let start = startAlternative ? alternative : own
+                close(current, startingNextWith: start)
+                current = Int(start)
+                previousWasAlternative = startAlternative
+                continue
+            }
+            let found = table.lookup(current, own)
+            if found >= 0 {
+                current = found
+            } else {
+                close(current, startingNextWith: own)
+                current = Int(own)
+            }
+            previousWasAlternative = false
+        }
+        emit(current)
+        emit(endCode)
+        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
+        return out
+    }
+
+    /// Pixels to look ahead when choosing between two symbols.
+    static let lookahead = 12
+
+    /// Whether continuing with code `a` (the alternative) beats `b` (the pixel's own symbol):
+    /// the one whose string absorbs more of the next `lookahead` pixels greedily wins; a tie
+    /// keeps the kind of the previous pixel.
+    func prefersAlternative(
+        _ a: Int, _ b: Int, next: Int, _ previousWasAlternative: Bool, _ flexible: UnsafeBufferPointer<Bool>
+    ) -> Bool {
+        let viaA = reach(a, from: next, alternativeBefore: true, flexible)
+        let viaB = reach(b, from: next, alternativeBefore: false, flexible)
+        return viaA == viaB ? previousWasAlternative : viaA > viaB
+    }
+
+    /// How many pixels from `start` on extend the string `code` in the current dictionary.
+    func reach(_ code: Int, from start: Int, alternativeBefore: Bool, _ flexible: UnsafeBufferPointer<Bool>) -> Int {
+        var code = code
+        var alternativeBefore = alternativeBefore
+        var j = start
+        let end = min(symbols.count, start + Self.lookahead)
+        while j < end {
+            let own = symbols[j]
+            if flexible[j] {
+                let viaAlternative = table.lookup(code, alternative)
+                let viaOwn = table.lookup(code, own)
+                if viaAlternative >= 0 && (alternativeBefore || viaOwn < 0) {
+                    code = viaAlternative
+                    alternativeBefore = true
+                } else if viaOwn >= 0 {
+                    code = viaOwn
+                    alternativeBefore = false
+                } else {
+                    break
+                }
+            } else {
+                let found = table.lookup(code, own)
+                guard found >= 0 else { break }
+                code = found
+                alternativeBefore = false
+            }
+            j += 1
+        }
+        return j - start
+    }
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Encode
+import Foundation
+import Render
+import Testing
+
+/// The encoding options (`--dither`, `--extrude`, `--trim`, `--sheet-type`, `--sheet-colors`):
+/// every bad value is a usage error that writes nothing, and good values reach the files.
+@Suite(.serialized) struct EncodingOptionsTests {
+    static let circular = packageRoot + "/presets/circular.json"
+
+    @Test(arguments: [
+        (["--dither", "bayer"], "--dither bayer: expected none, ordered or fs"),
+        (["--dither"], "--dither needs none, ordered or fs"),
+        (["--extrude", "-1"], "--extrude -1: expected whole pixels 0…64"),
+        (["--extrude", "65"], "--extrude 65: expected whole pixels 0…64"),
+        (["--trim=yes"], "--trim takes no value"),
+        (["--sheet-type", "diagonal"], "--sheet-type diagonal: expected grid, horizontal or vertical"),
+        (["--sheet-colors", "1"], "--sheet-colors 1: expected a palette size 2…256"),
+        (["--sheet-colors", "300"], "--sheet-colors 300: expected a palette size 2…256"),
+        (["--columns", "3", "--sheet-type", "vertical"], "--columns applies to --sheet-type grid only"),
+    ])
+    func badValuesExit64(arguments: [String], message: String) throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "x.png", "-o", "x.gif"] + arguments, in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("error: " + message), "stderr: \(run.stderr)")
+        #expect(listing(dir).isEmpty)
+    }
+
+    @Test func trimExtrudeAndSheetTypeReachTheSheet() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(
+            [Self.circular, "-o", "s.png", "--trim", "--extrude", "1", "--sheet-type", "horizontal"], in: dir)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json")))
+        let frames = (json as? [String: Any])?["frames"] as? [[String: Any]] ?? []
+        #expect(frames.count == 120)
+        // Frame 0 of the circular loader is empty: trimmed to one pixel, inside 1 px of extrusion.
+        #expect(frames.first?["trimmed"] as? Bool == true)
+        #expect(frames.first?["frame"] as? [String: Int] == ["x": 1, "y": 1, "w": 1, "h": 1])
+        #expect(frames.first?["sourceSize"] as? [String: Int] == ["w": 64, "h": 64])
+        // One row: every frame at the same y; the sheet is the tallest trimmed frame plus the
+        // extrusion above and below, and the widths plus two extruded columns each.
+        let rects = frames.compactMap { $0["frame"] as? [String: Int] }
+        #expect(Set(rects.compactMap { $0["y"] }) == [1])
+        let sheet = try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/s.png"))))
+        #expect(sheet.height == (rects.compactMap { $0["h"] }.max() ?? 0) + 2)
+        #expect(sheet.width == rects.compactMap { $0["w"] }.reduce(0, +) + 2 * 120)
+        #expect(sheet.height < 64 && sheet.width < 120 * 66)
+    }
+
+    @Test func ditherAndSheetColoursAreAccepted() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(
+            [Self.circular, "-o", "d.gif", "-o", "d.png", "--dither", "fs", "--sheet-colors", "16"], in: dir)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        // 16 colours: the sheet is a 4-bit palette PNG (IHDR bit depth 4, colour type 3).
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/d.png")))
+        #expect(Array(png[24..<26]) == [4, 3])
+        let gif = try GIFDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/d.gif"))))
+        #expect(gif.frames.map(\.delay).reduce(0, +) == 400)
+    }
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""make bench-peers: animexport's GIF encoder against the tools users reach for today.
+
+For every preset in presets/, the frames are rendered once to PNG by animexport itself
+(`animexport PRESET --frames DIR`, straight alpha), then the same files are encoded by:
+
+  (a)  animexport   `animexport-bench --encode-frames DIR PRESET` (the preset's matte, exact palette)
+  (a') animexport   the same with `--matte none`: edges thresholded at 50 % alpha like the peers
+  (b)  ffmpeg       two passes: palettegen, then paletteuse (its defaults: sierra2_4a dither,
+                    alpha threshold 128)
+  (c)  (b) + gifsicle -O3
+  (d)  ImageMagick  convert -delay 1xFPS -loop 0 FRAMES -layers Optimize
+
+and each GIF is decoded by Pillow. Per tool: wall ms of the encoding processes (best of three
+runs, process start included; for (a) the in-process PNG decode and encode times are printed
+too), bytes, total
+duration in cs (and its error against the loop period), PSNR in dB over all frames of the
+decoded GIF against the source frames, both composited on the same page colour (the preset's
+matte, else white), and the ratios ours/theirs. A GIF frame is matched to source frame i by
+time: the frame shown at (i + 1/2)/N of the GIF's own total duration, so a wrong delay costs
+duration error, not PSNR. Last: what `gifsicle -O3` saves on our own output.
+
+Needs Debian's python3 with Pillow (python3-pil), ffmpeg, gifsicle and imagemagick
+(`make deps`) and the release binaries (`make bench-peers` builds them).
+"""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image, ImageChops, ImageStat
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ANIMEXPORT = os.path.join(ROOT, ".build/release/animexport")
+BENCH = os.path.join(ROOT, ".build/release/animexport-bench")
+CONVERT = "/usr/bin/convert"  # the real ImageMagick, not a wrapper earlier on PATH
+
+
+LAST_OUTPUT = [""]
+
+
+def run(arguments):
+    """Runs a command; returns its wall time in ms (best of 3 runs, the machine is shared).
+    Any failure stops the benchmark."""
+    best = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        result = subprocess.run(arguments, capture_output=True)
+        best = min(best, (time.perf_counter() - start) * 1000)
+        if result.returncode != 0:
+            sys.exit("bench-peers: %s failed (%d): %s" % (arguments[0], result.returncode, result.stderr.decode()))
+        LAST_OUTPUT[0] = result.stdout.decode()
+    return best
+
+
+def gif_delays(path):
+    """Centisecond delays of every image, read from the Graphic Control Extensions."""
+    data = open(path, "rb").read()
+    position = 13
+    if data[10] & 0x80:
+        position += 3 * (2 << (data[10] & 7))
+    delays, pending = [], 0
+    while position < len(data):
+        block = data[position]
+        if block == 0x21:
+            label = data[position + 1]
+            if label == 0xF9:
+                pending = data[position + 4] | data[position + 5] << 8
+            position += 2
+            while data[position]:
+                position += data[position] + 1
+            position += 1
+        elif block == 0x2C:
+            flags = data[position + 9]
+            position += 10
+            if flags & 0x80:
+                position += 3 * (2 << (flags & 7))
+            position += 1
+            while data[position]:
+                position += data[position] + 1
+            position += 1
+            delays.append(pending)
+            pending = 0
+        else:
+            break
+    return delays
+
+
+def composite(image, page):
+    """Straight-alpha RGBA over an opaque page colour, as RGB."""
+    background = Image.new("RGBA", image.size, page + (255,))
+    return Image.alpha_composite(background, image.convert("RGBA")).convert("RGB")
+
+
+def psnr(gif_path, sources, page):
+    """PSNR (dB) over all frames; GIF frames matched to source frames by time."""
+    delays = gif_delays(gif_path)
+    total = sum(delays) or len(delays)
+    gif = Image.open(gif_path)
+    frames = []
+    for i in range(gif.n_frames):
+        gif.seek(i)
+        frames.append(composite(gif, page))
+    squared, count = 0.0, 0
+    for i, source in enumerate(sources):
+        moment = (i + 0.5) * total / len(sources)
+        elapsed, shown = 0, len(frames) - 1
+        for k, delay in enumerate(delays):
+            elapsed += delay if sum(delays) else 1
+            if moment < elapsed:
+                shown = k
+                break
+        difference = ImageChops.difference(frames[shown], source)
+        squared += sum(ImageStat.Stat(difference).sum2)
+        count += source.size[0] * source.size[1] * 3
+    if squared == 0:
+        return math.inf
+    return 10 * math.log10(255 * 255 / (squared / count))
+
+
+def parse_colour(text):
+    """#RRGGBB, or white for anything else (named mattes are looked up by animexport)."""
+    named = {"white": (255, 255, 255), "black": (0, 0, 0)}
+    if isinstance(text, str) and text.startswith("#") and len(text) in (7, 9):
+        return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+    return named.get(text, (255, 255, 255))
+
+
+def bench(preset, work):
+    name = os.path.splitext(os.path.basename(preset))[0]
+    frames_dir = os.path.join(work, name + "-frames")
+    sheet = os.path.join(work, name + "-sheet.png")
+    run([ANIMEXPORT, preset, "--frames", frames_dir, "-o", sheet, "-q"])
+    meta = json.load(open(os.path.join(work, name + "-sheet.json")))["meta"]
+    fps, period = meta["frameRate"], meta["loopSeconds"]
+    if fps > 50:  # GIF plays at most 50 fps; animexport resamples, so give everyone 50 fps frames
+        shutil.rmtree(frames_dir)
+        fps = 50
+        run([ANIMEXPORT, preset, "--fps", "50", "--frames", frames_dir, "-o", sheet, "-q"])
+    files = sorted(f for f in os.listdir(frames_dir) if f.endswith(".png"))
+    digits = len(files[0]) - len(files[0].rsplit("-", 1)[0]) - 5
+    pattern = os.path.join(frames_dir, "%s-%%0%dd.png" % (files[0].rsplit("-", 1)[0], digits))
+    paths = [os.path.join(frames_dir, f) for f in files]
+    preset_json = json.load(open(preset))
+    matte = preset_json.get("canvas", {}).get("matte")
+    page = parse_colour(matte) if matte and matte != "none" else (255, 255, 255)
+    sources = [composite(Image.open(p), page) for p in paths]
+    colours = set()
+    for source in sources:
+        found = source.getcolors(1 << 16)
+        colours.update(c for _, c in (found or []))
+        if found is None or len(colours) > 65535:
+            break
+    period_cs = round(100 * period)
+
+    out = {}
+    a = os.path.join(work, name + "-a.gif")
+    out["(a) animexport"] = (run([BENCH, "--encode-frames", frames_dir, preset, "-o", a]), a)
+    inside = LAST_OUTPUT[0].split()
+    a2 = os.path.join(work, name + "-a-threshold.gif")
+    out["(a') animexport --matte none"] = (
+        run([BENCH, "--encode-frames", frames_dir, preset, "-o", a2, "--matte", "none"]), a2)
+    palette = os.path.join(work, name + "-palette.png")
+    b = os.path.join(work, name + "-b.gif")
+    ms_b = run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern,
+                "-vf", "palettegen", palette])
+    ms_b += run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern, "-i", palette,
+                 "-lavfi", "paletteuse", b])
+    out["(b) ffmpeg 2-pass"] = (ms_b, b)
+    c = os.path.join(work, name + "-c.gif")
+    out["(c) ffmpeg + gifsicle -O3"] = (ms_b + run(["gifsicle", "-O3", b, "-o", c]), c)
+    d = os.path.join(work, name + "-d.gif")
+    out["(d) ImageMagick Optimize"] = (
+        run([CONVERT, "-delay", "1x%g" % fps, "-loop", "0"] + paths + ["-layers", "Optimize", d]), d)
+
+    print("\n%s: %d frames, %dx%d, %g fps, %.3f s loop (%d cs), %s colours on the page"
+          % (name, len(paths), sources[0].size[0], sources[0].size[1], fps, period, period_cs,
+             len(colours) if len(colours) < 65535 else ">65535"))
+    print("  %-30s %9s %9s %12s %9s" % ("tool", "wall ms", "bytes", "duration cs", "PSNR dB"))
+    results = {}
+    for tool, (ms, path) in out.items():
+        size = os.path.getsize(path)
+        duration = sum(gif_delays(path))
+        quality = psnr(path, sources, page)
+        results[tool] = (ms, size, duration, quality)
+        error = duration - period_cs
+        print("  %-30s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error,
+                                                   "inf" if quality == math.inf else "%.1f" % quality))
+    print("  (a) in process: PNG decode %s ms, GIF encode %s ms (the rest of its wall time is process start)"
+          % (inside[1], inside[3]))
+    ours = results["(a) animexport"]
+    for tool in ("(b) ffmpeg 2-pass", "(c) ffmpeg + gifsicle -O3", "(d) ImageMagick Optimize"):
+        theirs = results[tool]
+        print("  ours/%-25s time %.3f  bytes %.3f" % (tool.split(" ", 1)[1], ours[0] / theirs[0], ours[1] / theirs[1]))
+    threshold = results["(a') animexport --matte none"]
+    print("  ours --matte none / (c)        bytes %.3f  (same 1-bit edges as the peers)"
+          % (threshold[1] / results["(c) ffmpeg + gifsicle -O3"][1]))
+    for tool, path in (("(a)", a), ("(a')", a2)):
+        optimised = os.path.join(work, name + "-reopt.gif")
+        run(["gifsicle", "-O3", path, "-o", optimised])
+        before, after = os.path.getsize(path), os.path.getsize(optimised)
+        print("  gifsicle -O3 on %-5s %d -> %d bytes: saves %.2f %%" % (tool, before, after, 100 * (before - after) / before))
+
+
+def main():
+    for tool in (ANIMEXPORT, BENCH, CONVERT, shutil.which("ffmpeg"), shutil.which("gifsicle")):
+        if not tool or not os.access(tool, os.X_OK):
+            sys.exit("bench-peers: missing %s (run make deps and make bench-peers)" % tool)
+    presets = sorted(os.path.join(ROOT, "presets", f) for f in os.listdir(os.path.join(ROOT, "presets"))
+                     if f.endswith(".json"))
+    work = tempfile.mkdtemp(prefix="animexport-bench-peers-")
+    try:
+        for preset in presets:
+            bench(preset, work)
+    finally:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
