@@ -140,7 +140,10 @@ struct GIFFrameOptimizer {
         guard globalCodeSize > 2 else { return frame }
         var used = [Bool](repeating: false, count: 256)
         for s in encoded.symbols { used[Int(s)] = true }
-        if let t = transparent, encoded.flexible.contains(true) { used[Int(t)] = true }
+        // The transparency index always keeps a slot of its own: the frame's Graphic Control
+        // Extension names it, so it must never land on a colour the frame draws (a frame with no
+        // transparent pixel once had its only colour mapped onto the transparency index).
+        if let t = transparent { used[Int(t)] = true }
         // Local order: the transparency index first (when present), then the rest ascending.
         var order: [Int] = []
         if let t = transparent, used[Int(t)] { order.append(Int(t)) }
