@@ -27,24 +27,40 @@ let toolPath: String = {
 
 /// Runs the binary with `arguments` in `directory` and waits for it.
 func runTool(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: toolPath)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
-    process.environment = env
+    return try runProcess(toolPath, arguments, in: directory, environment: env)
+}
+
+/// Runs an executable and collects its exit status and output. Standard error is drained on
+/// another thread while standard output is read, so neither pipe can fill up and stall the child.
+func runProcess(
+    _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil
+) throws -> ToolRun {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    if let environment { process.environment = environment }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    let errorOutput = DrainedPipe()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { errorOutput.data = err.fileHandleForReading.readDataToEndOfFile() }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
     process.waitUntilExit()
     return ToolRun(
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+        stderr: String(decoding: errorOutput.data, as: UTF8.self))
+}
+
+/// Bytes read on another thread; read only after that thread has finished (DispatchGroup.wait).
+private final class DrainedPipe: @unchecked Sendable {
+    var data = Data()
 }
 
 /// A fresh empty directory under the system temporary directory.
@@ -61,20 +77,7 @@ func listing(_ directory: String) -> [String] {
 
 /// Runs `/usr/bin/python3` (Debian's, which has Pillow from python3-pil) with a script.
 func runPython(_ script: String, arguments: [String] = []) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", script] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+    try runProcess("/usr/bin/python3", ["-c", script] + arguments)
 }
 
 /// Writes `text` to `path` (UTF-8).
