@@ -15,23 +15,10 @@ import Testing
         return names.filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
     }
 
-    /// Runs a program; stdout as bytes, stderr through a file so neither pipe can fill up.
+    /// Runs a program; stdout as bytes.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: Data, err: String) {
-        let errorPath = NSTemporaryDirectory() + "animexport-stderr-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = errorHandle
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errorHandle.close()
-        return (process.terminationStatus, data, (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+        let result = try runProcess(executable, arguments)
+        return (result.status, result.output, result.stderr)
     }
 
     /// Raw RGBA frames of `path` as each reader composites them.

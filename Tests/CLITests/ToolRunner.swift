@@ -13,6 +13,8 @@ struct ToolRun {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Standard output as raw bytes (for programs that write images).
+    var output: Data
 }
 
 /// The built `animexport` binary: `$ANIMEXPORT_BIN`, or the one beside the test bundle (SwiftPM
@@ -55,7 +57,7 @@ func runProcess(
     process.waitUntilExit()
     return ToolRun(
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errorOutput.data, as: UTF8.self))
+        stderr: String(decoding: errorOutput.data, as: UTF8.self), output: outData)
 }
 
 /// Bytes read on another thread; read only after that thread has finished (DispatchGroup.wait).
@@ -95,15 +97,7 @@ func readBytes(_ path: String) -> [UInt8] {
 func sha256Sums(_ directory: String) throws -> [String: String] {
     let names = listing(directory).filter { !$0.hasPrefix(".") }
     guard !names.isEmpty else { return [:] }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = names
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let data = try runProcess("/usr/bin/sha256sum", names, in: directory).output
     var sums: [String: String] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
         let parts = line.split(separator: " ", maxSplits: 1)
