@@ -14,7 +14,7 @@ struct ToolRun {
     var stdout: String
     var stderr: String
     /// Standard output as raw bytes (for programs that write images).
-    var output: Data
+    var output = Data()
 }
 
 /// The built `animexport` binary: `$ANIMEXPORT_BIN`, or the one beside the test bundle (SwiftPM
