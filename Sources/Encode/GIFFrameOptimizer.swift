@@ -24,6 +24,14 @@
 ///   background colour when a frame has none.
 /// - **Local colour tables**: a frame whose rectangle uses few colours gets a smaller local
 ///   table when table plus shorter codes come out smaller than the global table's codes.
+/// - **Tolerance** (`lossy` > 0, `GIFOptions.lossy`): a pixel whose wanted colour is within
+///   `lossy` levels per channel of the opaque colour the screen already shows counts as
+///   unchanged: it keeps the shown colour (written as its own index or the transparency index)
+///   and stays out of the difference rectangle. The screen is tracked exactly as a decoder
+///   composites it, and every comparison is against the wanted colour, so each displayed pixel
+///   is within `lossy` of its frame whatever came before. A frame all of whose pixels are
+///   within tolerance of what the previous frame displays is merged into it. Transparency is
+///   never approximated: a transparent pixel is near only to transparency.
 struct GIFFrameOptimizer {
     private let width: Int
     private let height: Int
@@ -33,24 +41,51 @@ struct GIFFrameOptimizer {
     private let globalTable: [UInt8]
     private let globalCodeSize: Int
     private let lzw = LZWEncoder()
+    /// `near[shown << 8 | wanted]`: whether a pixel showing index `shown` may keep it when
+    /// index `wanted` is asked for. Empty when exact (then only equal indices are near).
+    private let near: [Bool]
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
     /// centiseconds each.
+    /// - Parameter lossy: 0 for exact frames, else the largest per-channel difference (levels)
+    ///   between a displayed opaque pixel and its palette colour, 1…255.
     /// - Throws: `EncodeError` if a frame would not reproduce its input (an internal error).
     static func plan(
         frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
-        loopCount: Int?
+        loopCount: Int?, lossy: Int = 0
     ) throws -> GIFFramePlan {
+        let transparent = palette.transparentIndex.map { UInt8($0) }
         let optimizer = GIFFrameOptimizer(
-            width: width, height: height,
-            transparent: palette.transparentIndex.map { UInt8($0) },
+            width: width, height: height, transparent: transparent,
             globalTable: palette.colorTable,
-            globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize))
+            globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize),
+            near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [])
         let merged = merge(frames.map(\.indices), delays: delays)
         let planned = try optimizer.planFrames(merged)
         return GIFFramePlan(
             width: width, height: height, colorTable: palette.colorTable,
             backgroundIndex: palette.transparentIndex ?? 0, loopCount: loopCount, frames: planned)
+    }
+
+    /// The `near` table for `table` (RGB triples): equal indices, or two opaque entries whose
+    /// channels all differ by at most `lossy`.
+    static func nearTable(_ table: [UInt8], transparent: UInt8?, lossy: Int) -> [Bool] {
+        var near = [Bool](repeating: false, count: 1 << 16)
+        let entries = table.count / 3
+        for a in 0..<entries {
+            for b in 0..<entries {
+                if a == b {
+                    near[a << 8 | b] = true
+                    continue
+                }
+                if let t = transparent, a == Int(t) || b == Int(t) { continue }
+                let d = max(
+                    abs(Int(table[3 * a]) - Int(table[3 * b])), abs(Int(table[3 * a + 1]) - Int(table[3 * b + 1])),
+                    abs(Int(table[3 * a + 2]) - Int(table[3 * b + 2])))
+                near[a << 8 | b] = d <= lossy
+            }
+        }
+        return near
     }
 
     /// Consecutive equal frames joined, delays summed while the sum fits 16 bits.
@@ -82,9 +117,23 @@ struct GIFFrameOptimizer {
         var canvas = [UInt8](repeating: clear, count: width * height)
         var planned: [GIFFramePlan.Frame] = []
         planned.reserveCapacity(frames.count)
-        for (k, frame) in frames.enumerated() {
-            let target = frame.indices
+        var k = 0
+        while k < frames.count {
+            let target = frames[k].indices
+            var delay = frames[k].delay
+            // What the screen shows once this frame is drawn (the target itself when exact).
+            let shown = display(target, over: canvas)
+            if !near.isEmpty {
+                // Later frames the screen already shows within tolerance join this one.
+                while k + 1 < frames.count, delay + frames[k + 1].delay <= 65535,
+                    differenceBox(shown, frames[k + 1].indices) == nil
+                {
+                    k += 1
+                    delay += frames[k].delay
+                }
+            }
             let next = frames[(k + 1) % frames.count].indices
+            let isLast = k == frames.count - 1
             // The screen starts transparent, so frame 0 too covers only what differs from that.
             let rect =
                 transparent == nil && k == 0
@@ -95,14 +144,13 @@ struct GIFFrameOptimizer {
                 // Disposal 2 over the rectangle grown to cover the pixels to erase.
                 let grown = union(rect, erase.box)
                 let cleared = try encode(target, over: canvas, in: grown)
-                var clearedCanvas = target
+                var clearedCanvas = shown
                 fill(&clearedCanvas, grown, with: t)
                 chosen = cleared
                 disposal = GIFFramePlan.restoreToBackground
                 if erase.restorable {
                     // Disposal 3: the screen returns to `canvas`.
                     let restored = grown == rect ? cleared : try encode(target, over: canvas, in: rect)
-                    let isLast = k == frames.count - 1
                     let costCleared = cleared.data.count + (isLast ? 0 : try estimate(next, over: clearedCanvas))
                     let costRestored = restored.data.count + (isLast ? 0 : try estimate(next, over: canvas))
                     if costRestored < costCleared {
@@ -113,11 +161,25 @@ struct GIFFrameOptimizer {
                 if disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
             } else {
                 chosen = try encode(target, over: canvas, in: rect)
-                canvas = target
+                canvas = shown
             }
-            planned.append(finish(chosen, delay: frame.delay, disposal: disposal))
+            planned.append(finish(chosen, delay: delay, disposal: disposal))
+            k += 1
         }
         return planned
+    }
+
+    /// What the screen shows after `target` is drawn over `canvas`: `target`, except that a
+    /// pixel whose shown index is near the wanted one (tolerance) keeps the shown index.
+    private func display(_ target: [UInt8], over canvas: [UInt8]) -> [UInt8] {
+        guard !near.isEmpty else { return target }
+        var shown = target
+        near.withUnsafeBufferPointer { near in
+            for p in 0..<shown.count where near[Int(canvas[p]) << 8 | Int(target[p])] {
+                shown[p] = canvas[p]
+            }
+        }
+        return shown
     }
 
     /// The frame as written: the greedy choice at unchanged pixels, or all of them transparent,
@@ -181,8 +243,10 @@ struct GIFFrameOptimizer {
         var symbols = [UInt8](repeating: 0, count: count)
         var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
         var bad = -1
+        let lossy = !near.isEmpty
         target.withUnsafeBufferPointer { target in
             canvas.withUnsafeBufferPointer { canvas in
+                near.withUnsafeBufferPointer { near in
                 symbols.withUnsafeMutableBufferPointer { symbols in
                     flexible.withUnsafeMutableBufferPointer { flexible in
                         var n = 0
@@ -190,12 +254,14 @@ struct GIFFrameOptimizer {
                             let row = y * width + rect.x
                             for p in row..<(row + rect.width) {
                                 let want = target[p]
-                                symbols[n] = want
+                                let shown = canvas[p]
+                                // Within tolerance the pixel keeps what the screen shows.
+                                let keep = shown == want || (lossy && near[Int(shown) << 8 | Int(want)])
+                                symbols[n] = keep ? shown : want
                                 if let t = transparent {
-                                    let shown = canvas[p]
                                     if want == t {
                                         if shown != t { bad = p }
-                                    } else if shown == want {
+                                    } else if keep {
                                         flexible[n] = true
                                     }
                                 }
@@ -203,6 +269,7 @@ struct GIFFrameOptimizer {
                             }
                         }
                     }
+                }
                 }
             }
         }
@@ -220,9 +287,11 @@ struct GIFFrameOptimizer {
         return try encode(next, over: canvas, in: rect).data.count
     }
 
-    /// Bounding box of the pixels where `a` and `b` differ, or nil. Equal rows are skipped
-    /// with `memcmp`-speed comparisons.
+    /// Bounding box of the pixels where `b` (wanted) differs from `a` (shown), or nil: beyond
+    /// tolerance when lossy, else any difference. Equal rows are skipped with `memcmp`-speed
+    /// comparisons.
     private func differenceBox(_ a: [UInt8], _ b: [UInt8]) -> GIFRect? {
+        if !near.isEmpty { return toleranceBox(shown: a, wanted: b) }
         var minX = width
         var maxX = -1
         var minY = height
@@ -241,6 +310,31 @@ struct GIFFrameOptimizer {
                     maxX = max(maxX, last)
                     if minY > y { minY = y }
                     maxY = y
+                }
+            }
+        }
+        guard maxY >= 0 else { return nil }
+        return GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// Bounding box of the pixels whose shown index is not near the wanted one, or nil.
+    private func toleranceBox(shown: [UInt8], wanted: [UInt8]) -> GIFRect? {
+        var minX = width
+        var maxX = -1
+        var minY = height
+        var maxY = -1
+        shown.withUnsafeBufferPointer { shown in
+            wanted.withUnsafeBufferPointer { wanted in
+                near.withUnsafeBufferPointer { near in
+                    for y in 0..<height {
+                        let row = y * width
+                        for x in 0..<width where !near[Int(shown[row + x]) << 8 | Int(wanted[row + x])] {
+                            minX = min(minX, x)
+                            maxX = max(maxX, x)
+                            if minY > y { minY = y }
+                            maxY = y
+                        }
+                    }
                 }
             }
         }
