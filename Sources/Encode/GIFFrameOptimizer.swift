@@ -44,6 +44,8 @@ struct GIFFrameOptimizer {
     /// `near[shown << 8 | wanted]`: whether a pixel showing index `shown` may keep it when
     /// index `wanted` is asked for. Empty when exact (then only equal indices are near).
     private let near: [Bool]
+    /// Per palette index, the other indices within tolerance, nearest first (lossy only).
+    private let similar: [[UInt8]]
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
     /// centiseconds each.
@@ -59,7 +61,8 @@ struct GIFFrameOptimizer {
             width: width, height: height, transparent: transparent,
             globalTable: palette.colorTable,
             globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize),
-            near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [])
+            near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
+            similar: lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : [])
         let merged = merge(frames.map(\.indices), delays: delays)
         let planned = try optimizer.planFrames(merged)
         return GIFFramePlan(
@@ -86,6 +89,23 @@ struct GIFFrameOptimizer {
             }
         }
         return near
+    }
+
+    /// For every index of `table`, the other opaque indices within `lossy` levels per channel,
+    /// nearest first (largest channel difference, then squared distance, then index).
+    static func similarLists(_ table: [UInt8], transparent: UInt8?, lossy: Int) -> [[UInt8]] {
+        let entries = table.count / 3
+        return (0..<entries).map { a in
+            guard a != transparent.map(Int.init) else { return [] }
+            var found: [(key: Int, index: Int)] = []
+            for b in 0..<entries where b != a && b != transparent.map(Int.init) {
+                let d = (0..<3).map { abs(Int(table[3 * a + $0]) - Int(table[3 * b + $0])) }
+                let largest = d.max() ?? 0
+                guard largest <= lossy else { continue }
+                found.append((largest << 20 | (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), b))
+            }
+            return found.sorted { ($0.key, $0.index) < ($1.key, $1.index) }.map { UInt8($0.index) }
+        }
     }
 
     /// Consecutive equal frames joined, delays summed while the sum fits 16 bits.
@@ -123,6 +143,8 @@ struct GIFFrameOptimizer {
             var delay = frames[k].delay
             // What the screen shows once this frame is drawn (the target itself when exact).
             let shown = display(target, over: canvas)
+            // Pixels where merged frames differ from this one must display `shown` exactly.
+            var pinned: [Bool] = []
             if !near.isEmpty {
                 // Later frames the screen already shows within tolerance join this one.
                 while k + 1 < frames.count, delay + frames[k + 1].delay <= 65535,
@@ -130,6 +152,8 @@ struct GIFFrameOptimizer {
                 {
                     k += 1
                     delay += frames[k].delay
+                    if pinned.isEmpty { pinned = [Bool](repeating: false, count: target.count) }
+                    for (p, index) in frames[k].indices.enumerated() where index != target[p] { pinned[p] = true }
                 }
             }
             let next = frames[(k + 1) % frames.count].indices
@@ -143,14 +167,15 @@ struct GIFFrameOptimizer {
             if let t = transparent, let erase = eraseScan(target: target, next: next, canvas: canvas, t: t) {
                 // Disposal 2 over the rectangle grown to cover the pixels to erase.
                 let grown = union(rect, erase.box)
-                let cleared = try encode(target, over: canvas, in: grown)
-                var clearedCanvas = shown
+                let cleared = try encode(target, over: canvas, in: grown, pinned: pinned)
+                var clearedCanvas = written(cleared, over: canvas, shown: shown)
                 fill(&clearedCanvas, grown, with: t)
                 chosen = cleared
                 disposal = GIFFramePlan.restoreToBackground
                 if erase.restorable {
                     // Disposal 3: the screen returns to `canvas`.
-                    let restored = grown == rect ? cleared : try encode(target, over: canvas, in: rect)
+                    let restored =
+                        grown == rect ? cleared : try encode(target, over: canvas, in: rect, pinned: pinned)
                     let costCleared = cleared.data.count + (isLast ? 0 : try estimate(next, over: clearedCanvas))
                     let costRestored = restored.data.count + (isLast ? 0 : try estimate(next, over: canvas))
                     if costRestored < costCleared {
@@ -160,13 +185,31 @@ struct GIFFrameOptimizer {
                 }
                 if disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
             } else {
-                chosen = try encode(target, over: canvas, in: rect)
-                canvas = shown
+                chosen = try encode(target, over: canvas, in: rect, pinned: pinned)
+                canvas = written(chosen, over: canvas, shown: shown)
             }
             planned.append(finish(chosen, delay: delay, disposal: disposal))
             k += 1
         }
         return planned
+    }
+
+    /// The screen after `encoded` is drawn over `canvas`: `shown` (what tolerance alone
+    /// leaves) unless the lossy parse chose other symbols, which are then read back.
+    private func written(_ encoded: Encoded, over canvas: [UInt8], shown: [UInt8]) -> [UInt8] {
+        guard !similar.isEmpty else { return shown }
+        var result = canvas
+        let rect = encoded.rect
+        var n = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            let row = y * width + rect.x
+            for p in row..<(row + rect.width) {
+                let s = encoded.symbols[n]
+                if s != transparent { result[p] = s }
+                n += 1
+            }
+        }
+        return result
     }
 
     /// What the screen shows after `target` is drawn over `canvas`: `target`, except that a
@@ -237,8 +280,11 @@ struct GIFFrameOptimizer {
         return frame
     }
 
-    /// Compresses `target` inside `rect`, drawn over `canvas`.
-    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect) throws -> Encoded {
+    /// Compresses `target` inside `rect`, drawn over `canvas`. When lossy, pixels not
+    /// `pinned` may show any colour within tolerance of `target`'s (the lossy parse picks).
+    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect, pinned: [Bool] = [])
+        throws -> Encoded
+    {
         let count = rect.width * rect.height
         var symbols = [UInt8](repeating: 0, count: count)
         var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
@@ -247,34 +293,49 @@ struct GIFFrameOptimizer {
         target.withUnsafeBufferPointer { target in
             canvas.withUnsafeBufferPointer { canvas in
                 near.withUnsafeBufferPointer { near in
-                symbols.withUnsafeMutableBufferPointer { symbols in
-                    flexible.withUnsafeMutableBufferPointer { flexible in
-                        var n = 0
-                        for y in rect.y..<(rect.y + rect.height) {
-                            let row = y * width + rect.x
-                            for p in row..<(row + rect.width) {
-                                let want = target[p]
-                                let shown = canvas[p]
-                                // Within tolerance the pixel keeps what the screen shows.
-                                let keep = shown == want || (lossy && near[Int(shown) << 8 | Int(want)])
-                                symbols[n] = keep ? shown : want
-                                if let t = transparent {
-                                    if want == t {
-                                        if shown != t { bad = p }
-                                    } else if keep {
-                                        flexible[n] = true
+                    symbols.withUnsafeMutableBufferPointer { symbols in
+                        flexible.withUnsafeMutableBufferPointer { flexible in
+                            var n = 0
+                            for y in rect.y..<(rect.y + rect.height) {
+                                let row = y * width + rect.x
+                                for p in row..<(row + rect.width) {
+                                    let want = target[p]
+                                    let shown = canvas[p]
+                                    // Within tolerance the pixel keeps what the screen shows.
+                                    let keep = shown == want || (lossy && near[Int(shown) << 8 | Int(want)])
+                                    symbols[n] = keep ? shown : want
+                                    if let t = transparent {
+                                        if want == t {
+                                            if shown != t { bad = p }
+                                        } else if keep {
+                                            flexible[n] = true
+                                        }
                                     }
+                                    n += 1
                                 }
-                                n += 1
                             }
                         }
                     }
-                }
                 }
             }
         }
         guard bad < 0 else {
             throw EncodeError("internal error: frame plan cannot erase pixel (\(bad % width), \(bad / width))")
+        }
+        if !similar.isEmpty {
+            var wanted = [Int16](repeating: -1, count: count)
+            var n = 0
+            for y in rect.y..<(rect.y + rect.height) {
+                let row = y * width + rect.x
+                for p in row..<(row + rect.width) {
+                    if target[p] != transparent && (pinned.isEmpty || !pinned[p]) { wanted[n] = Int16(target[p]) }
+                    n += 1
+                }
+            }
+            let (data, written) = lzw.compressLossy(
+                symbols, flexible: flexible, wanted: wanted, similar: similar, alternative: transparent ?? 0,
+                minimumCodeSize: globalCodeSize)
+            return Encoded(rect: rect, symbols: written, flexible: [], data: data)
         }
         let data = lzw.compress(
             symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: globalCodeSize)

@@ -208,7 +208,8 @@ let columns = [
 if let framesDirectory {
     guard let presetPath, let outputPath else { fail("--encode-frames needs a preset and -o OUT.gif", 64) }
     do {
-        try encodeFrames(framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither,
+        try encodeFrames(
+            framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither,
             lossy: lossy)
     } catch {
         fail("\(error)", 1)
