@@ -7,6 +7,7 @@ For every preset in presets/, the frames are rendered once to PNG by animexport 
 
   (a)  animexport   `animexport-bench --encode-frames DIR PRESET` (the preset's matte, exact palette)
   (a') animexport   the same with `--matte none`: edges thresholded at 50 % alpha like the peers
+  (a'') animexport  (a) with `--lossy LOSSY` (every pixel within LOSSY levels per channel of (a))
   (b)  ffmpeg       two passes: palettegen, then paletteuse (its defaults: sierra2_4a dither,
                     alpha threshold 128)
   (c)  (b) + gifsicle -O3
@@ -40,6 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANIMEXPORT = os.path.join(ROOT, ".build/release/animexport")
 BENCH = os.path.join(ROOT, ".build/release/animexport-bench")
 CONVERT = "/usr/bin/convert"  # the real ImageMagick, not a wrapper earlier on PATH
+LOSSY = 8  # the (a'') row's --lossy tolerance, levels per channel
 
 
 LAST_OUTPUT = [""]
@@ -166,6 +168,9 @@ def bench(preset, work):
     a2 = os.path.join(work, name + "-a-threshold.gif")
     out["(a') animexport --matte none"] = (
         run([BENCH, "--encode-frames", frames_dir, preset, "-o", a2, "--matte", "none"]), a2)
+    a3 = os.path.join(work, name + "-a-lossy.gif")
+    out["(a'') animexport --lossy %d" % LOSSY] = (
+        run([BENCH, "--encode-frames", frames_dir, preset, "-o", a3, "--lossy", str(LOSSY)]), a3)
     palette = os.path.join(work, name + "-palette.png")
     b = os.path.join(work, name + "-b.gif")
     ms_b = run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern,
@@ -182,7 +187,7 @@ def bench(preset, work):
     print("\n%s: %d frames, %dx%d, %g fps, %.3f s loop (%d cs), %s colours on the page"
           % (name, len(paths), sources[0].size[0], sources[0].size[1], fps, period, period_cs,
              len(colours) if len(colours) < 65535 else ">65535"))
-    print("  %-30s %9s %9s %12s %9s" % ("tool", "wall ms", "bytes", "duration cs", "PSNR dB"))
+    print("  %-31s %9s %9s %12s %9s" % ("tool", "wall ms", "bytes", "duration cs", "PSNR dB"))
     results = {}
     for tool, (ms, path) in out.items():
         size = os.path.getsize(path)
@@ -190,7 +195,7 @@ def bench(preset, work):
         quality = psnr(path, sources, page)
         results[tool] = (ms, size, duration, quality)
         error = duration - period_cs
-        print("  %-30s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error,
+        print("  %-31s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error,
                                                    "inf" if quality == math.inf else "%.1f" % quality))
     print("  (a) in process: PNG decode %s ms, GIF encode %s ms (the rest of its wall time is process start)"
           % (inside[1], inside[3]))
@@ -201,6 +206,10 @@ def bench(preset, work):
     threshold = results["(a') animexport --matte none"]
     print("  ours --matte none / (c)        bytes %.3f  (same 1-bit edges as the peers)"
           % (threshold[1] / results["(c) ffmpeg + gifsicle -O3"][1]))
+    lossy = results["(a'') animexport --lossy %d" % LOSSY]
+    print("  ours --lossy %d / (c)           bytes %.3f  (PSNR %.1f vs %.1f dB)"
+          % (LOSSY, lossy[1] / results["(c) ffmpeg + gifsicle -O3"][1], lossy[3],
+             results["(c) ffmpeg + gifsicle -O3"][3]))
     for tool, path in (("(a)", a), ("(a')", a2)):
         optimised = os.path.join(work, name + "-reopt.gif")
         run(["gifsicle", "-O3", path, "-o", optimised])

@@ -110,6 +110,7 @@ enum JobExecutor {
         gifOptions.loop = options.loop
         gifOptions.matte = job.matte
         gifOptions.dither = options.dither
+        gifOptions.lossy = options.lossy
         let encoded = try Exporter.gif(animation, options: gifOptions)
         product.gif = encoded.bytes
         if extras.timing {

@@ -65,6 +65,8 @@ struct Options: Equatable {
     var padding: Int = 0
     var settings: [ParameterSetting] = []
     var dither: GIFDither = .none
+    /// `--lossy N`: per-channel tolerance in levels, 0 = lossless.
+    var lossy = 0
     var extrude = 0
     var trim = false
     var sheetType: SheetLayout = .grid
@@ -89,7 +91,7 @@ struct Options: Equatable {
         "--scale": "a scale factor or a list like 1,2,3", "--duration": "seconds", "--background": "a colour",
         "--matte": "a colour or none", "--loop": "a play count or forever",
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
-        "--frames": "a directory", "--dither": "none, ordered or fs", "--extrude": "pixels",
+        "--frames": "a directory", "--dither": "none, ordered or fs", "--lossy": "levels 0…255", "--extrude": "pixels",
         "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
         "--format": "a list of gif, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
@@ -264,6 +266,11 @@ struct Options: Equatable {
                 throw UsageError(message: "--dither \(value): expected none, ordered or fs")
             }
             dither = mode
+        case "--lossy":
+            guard let n = Int(value), n >= 0, n <= 255 else {
+                throw UsageError(message: "--lossy \(value): expected a tolerance in levels 0…255 (0 = lossless)")
+            }
+            lossy = n
         case "--extrude":
             guard let n = Int(value), n >= 0, n <= 64 else {
                 throw UsageError(message: "--extrude \(value): expected whole pixels 0…64")

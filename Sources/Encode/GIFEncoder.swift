@@ -22,15 +22,18 @@ public enum GIFEncoder {
     ///     alpha.
     ///   - delays: one per frame, centiseconds, each 2…65535 (browsers play 0 or 1 cs as 10 cs,
     ///     semantics.md §8.4). Use `FrameTiming.centisecondDelays`.
-    ///   - options: looping, matte and alpha threshold.
+    ///   - options: looping, matte, alpha threshold, dithering and tolerance (`lossy`).
     /// - Returns: the file and facts about its palette.
-    /// - Throws: `EncodeError` for bad arguments (no frames, mismatched sizes or counts, delays
-    ///   or loop count out of range) and for libimagequant or giflib failures.
+    /// - Throws: `EncodeError` for bad arguments (no frames, mismatched sizes or counts, delays,
+    ///   loop count or `lossy` out of range) and for libimagequant or giflib failures.
     public static func encode(frames: [RGBAImage], delays: [Int], options: GIFOptions) throws
         -> GIFEncoding
     {
         let (width, height) = try validate(frames: frames, delays: delays)
         let loopCount = try options.loop.netscapeCount()
+        guard (0...255).contains(options.lossy) else {
+            throw EncodeError("lossy tolerance \(options.lossy) is outside 0…255 levels")
+        }
 
         let flattened = GIFAlphaPolicy(options: options).flatten(frames, width: width, height: height)
         let palette = try GIFPalette.build(
@@ -39,7 +42,7 @@ public enum GIFEncoder {
         let indexed = mapper.index(flattened)
         let plan = try GIFFrameOptimizer.plan(
             frames: indexed, delays: delays, palette: palette, width: width, height: height,
-            loopCount: loopCount)
+            loopCount: loopCount, lossy: options.lossy)
         let bytes = try GIFWriter.write(plan)
 
         return GIFEncoding(

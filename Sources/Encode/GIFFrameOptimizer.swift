@@ -24,28 +24,45 @@
 ///   background colour when a frame has none.
 /// - **Local colour tables**: a frame whose rectangle uses few colours gets a smaller local
 ///   table when table plus shorter codes come out smaller than the global table's codes.
+/// - **Tolerance** (`lossy` > 0, `GIFOptions.lossy`): a pixel whose wanted colour is within
+///   `lossy` levels per channel of the opaque colour the screen already shows counts as
+///   unchanged: it keeps the shown colour (written as its own index or the transparency index)
+///   and stays out of the difference rectangle. The screen is tracked exactly as a decoder
+///   composites it, and every comparison is against the wanted colour, so each displayed pixel
+///   is within `lossy` of its frame whatever came before. A frame all of whose pixels are
+///   within tolerance of what the previous frame displays is merged into it. Transparency is
+///   never approximated: a transparent pixel is near only to transparency.
 struct GIFFrameOptimizer {
-    private let width: Int
-    private let height: Int
+    let width: Int
+    let height: Int
     /// The palette's transparency index, or nil (256 opaque colours: no differencing by
     /// transparency, and nothing ever needs erasing).
-    private let transparent: UInt8?
+    let transparent: UInt8?
     private let globalTable: [UInt8]
     private let globalCodeSize: Int
     private let lzw = LZWEncoder()
+    /// `near[shown << 8 | wanted]`: whether a pixel showing index `shown` may keep it when
+    /// index `wanted` is asked for. Empty when exact (then only equal indices are near).
+    let near: [Bool]
+    /// Per palette index, the other indices within tolerance, nearest first (lossy only).
+    let similar: [[UInt8]]
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
     /// centiseconds each.
+    /// - Parameter lossy: 0 for exact frames, else the largest per-channel difference (levels)
+    ///   between a displayed opaque pixel and its palette colour, 1…255.
     /// - Throws: `EncodeError` if a frame would not reproduce its input (an internal error).
     static func plan(
         frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
-        loopCount: Int?
+        loopCount: Int?, lossy: Int = 0
     ) throws -> GIFFramePlan {
+        let transparent = palette.transparentIndex.map { UInt8($0) }
         let optimizer = GIFFrameOptimizer(
-            width: width, height: height,
-            transparent: palette.transparentIndex.map { UInt8($0) },
+            width: width, height: height, transparent: transparent,
             globalTable: palette.colorTable,
-            globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize))
+            globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize),
+            near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
+            similar: lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : [])
         let merged = merge(frames.map(\.indices), delays: delays)
         let planned = try optimizer.planFrames(merged)
         return GIFFramePlan(
@@ -67,7 +84,7 @@ struct GIFFrameOptimizer {
     }
 
     /// One frame's rectangle, compressed with the global table.
-    private struct Encoded {
+    struct Encoded {
         var rect: GIFRect
         var symbols: [UInt8]
         var flexible: [Bool]
@@ -82,9 +99,27 @@ struct GIFFrameOptimizer {
         var canvas = [UInt8](repeating: clear, count: width * height)
         var planned: [GIFFramePlan.Frame] = []
         planned.reserveCapacity(frames.count)
-        for (k, frame) in frames.enumerated() {
-            let target = frame.indices
+        var k = 0
+        while k < frames.count {
+            let target = frames[k].indices
+            var delay = frames[k].delay
+            // What the screen shows once this frame is drawn (the target itself when exact).
+            let shown = display(target, over: canvas)
+            // Pixels where merged frames differ from this one must display `shown` exactly.
+            var pinned: [Bool] = []
+            if !near.isEmpty {
+                // Later frames the screen already shows within tolerance join this one.
+                while k + 1 < frames.count, delay + frames[k + 1].delay <= 65535,
+                    differenceBox(shown, frames[k + 1].indices) == nil
+                {
+                    k += 1
+                    delay += frames[k].delay
+                    if pinned.isEmpty { pinned = [Bool](repeating: false, count: target.count) }
+                    for (p, index) in frames[k].indices.enumerated() where index != target[p] { pinned[p] = true }
+                }
+            }
             let next = frames[(k + 1) % frames.count].indices
+            let isLast = k == frames.count - 1
             // The screen starts transparent, so frame 0 too covers only what differs from that.
             let rect =
                 transparent == nil && k == 0
@@ -94,15 +129,15 @@ struct GIFFrameOptimizer {
             if let t = transparent, let erase = eraseScan(target: target, next: next, canvas: canvas, t: t) {
                 // Disposal 2 over the rectangle grown to cover the pixels to erase.
                 let grown = union(rect, erase.box)
-                let cleared = try encode(target, over: canvas, in: grown)
-                var clearedCanvas = target
+                let cleared = try encode(target, over: canvas, in: grown, pinned: pinned)
+                var clearedCanvas = written(cleared, over: canvas, shown: shown)
                 fill(&clearedCanvas, grown, with: t)
                 chosen = cleared
                 disposal = GIFFramePlan.restoreToBackground
                 if erase.restorable {
                     // Disposal 3: the screen returns to `canvas`.
-                    let restored = grown == rect ? cleared : try encode(target, over: canvas, in: rect)
-                    let isLast = k == frames.count - 1
+                    let restored =
+                        grown == rect ? cleared : try encode(target, over: canvas, in: rect, pinned: pinned)
                     let costCleared = cleared.data.count + (isLast ? 0 : try estimate(next, over: clearedCanvas))
                     let costRestored = restored.data.count + (isLast ? 0 : try estimate(next, over: canvas))
                     if costRestored < costCleared {
@@ -112,10 +147,11 @@ struct GIFFrameOptimizer {
                 }
                 if disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
             } else {
-                chosen = try encode(target, over: canvas, in: rect)
-                canvas = target
+                chosen = try encode(target, over: canvas, in: rect, pinned: pinned)
+                canvas = written(chosen, over: canvas, shown: shown)
             }
-            planned.append(finish(chosen, delay: frame.delay, disposal: disposal))
+            planned.append(finish(chosen, delay: delay, disposal: disposal))
+            k += 1
         }
         return planned
     }
@@ -175,31 +211,39 @@ struct GIFFrameOptimizer {
         return frame
     }
 
-    /// Compresses `target` inside `rect`, drawn over `canvas`.
-    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect) throws -> Encoded {
+    /// Compresses `target` inside `rect`, drawn over `canvas`. When lossy, pixels not
+    /// `pinned` may show any colour within tolerance of `target`'s (the lossy parse picks).
+    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect, pinned: [Bool] = [])
+        throws -> Encoded
+    {
         let count = rect.width * rect.height
         var symbols = [UInt8](repeating: 0, count: count)
         var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
         var bad = -1
+        let lossy = !near.isEmpty
         target.withUnsafeBufferPointer { target in
             canvas.withUnsafeBufferPointer { canvas in
-                symbols.withUnsafeMutableBufferPointer { symbols in
-                    flexible.withUnsafeMutableBufferPointer { flexible in
-                        var n = 0
-                        for y in rect.y..<(rect.y + rect.height) {
-                            let row = y * width + rect.x
-                            for p in row..<(row + rect.width) {
-                                let want = target[p]
-                                symbols[n] = want
-                                if let t = transparent {
+                near.withUnsafeBufferPointer { near in
+                    symbols.withUnsafeMutableBufferPointer { symbols in
+                        flexible.withUnsafeMutableBufferPointer { flexible in
+                            var n = 0
+                            for y in rect.y..<(rect.y + rect.height) {
+                                let row = y * width + rect.x
+                                for p in row..<(row + rect.width) {
+                                    let want = target[p]
                                     let shown = canvas[p]
-                                    if want == t {
-                                        if shown != t { bad = p }
-                                    } else if shown == want {
-                                        flexible[n] = true
+                                    // Within tolerance the pixel keeps what the screen shows.
+                                    let keep = shown == want || (lossy && near[Int(shown) << 8 | Int(want)])
+                                    symbols[n] = keep ? shown : want
+                                    if let t = transparent {
+                                        if want == t {
+                                            if shown != t { bad = p }
+                                        } else if keep {
+                                            flexible[n] = true
+                                        }
                                     }
+                                    n += 1
                                 }
-                                n += 1
                             }
                         }
                     }
@@ -208,6 +252,21 @@ struct GIFFrameOptimizer {
         }
         guard bad < 0 else {
             throw EncodeError("internal error: frame plan cannot erase pixel (\(bad % width), \(bad / width))")
+        }
+        if !similar.isEmpty {
+            var wanted = [Int16](repeating: -1, count: count)
+            var n = 0
+            for y in rect.y..<(rect.y + rect.height) {
+                let row = y * width + rect.x
+                for p in row..<(row + rect.width) {
+                    if target[p] != transparent && (pinned.isEmpty || !pinned[p]) { wanted[n] = Int16(target[p]) }
+                    n += 1
+                }
+            }
+            let (data, written) = lzw.compressLossy(
+                symbols, flexible: flexible, wanted: wanted, similar: similar, alternative: transparent ?? 0,
+                minimumCodeSize: globalCodeSize)
+            return Encoded(rect: rect, symbols: written, flexible: [], data: data)
         }
         let data = lzw.compress(
             symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: globalCodeSize)
@@ -220,9 +279,11 @@ struct GIFFrameOptimizer {
         return try encode(next, over: canvas, in: rect).data.count
     }
 
-    /// Bounding box of the pixels where `a` and `b` differ, or nil. Equal rows are skipped
-    /// with `memcmp`-speed comparisons.
+    /// Bounding box of the pixels where `b` (wanted) differs from `a` (shown), or nil: beyond
+    /// tolerance when lossy, else any difference. Equal rows are skipped with `memcmp`-speed
+    /// comparisons.
     private func differenceBox(_ a: [UInt8], _ b: [UInt8]) -> GIFRect? {
+        if !near.isEmpty { return toleranceBox(shown: a, wanted: b) }
         var minX = width
         var maxX = -1
         var minY = height

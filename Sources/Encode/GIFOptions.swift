@@ -19,16 +19,24 @@ public struct GIFOptions: Equatable, Sendable {
     /// How a quantised palette approximates colours it lacks; `.none` by default (see
     /// `GIFDither`). Has no effect when the animation's colours fit an exact palette.
     public var dither: GIFDither
+    /// Near-lossless frame differencing: the largest difference, in levels per channel
+    /// (0…255), by which a displayed opaque pixel may differ from its colour after the alpha
+    /// policy and palette. A pixel whose wanted colour is within this of what the screen
+    /// already shows keeps it instead of being redrawn, and frames the screen already shows
+    /// within it merge with the previous one. Transparency is always exact. 0 (the default)
+    /// is lossless.
+    public var lossy: Int
 
     /// Options with the given values; the defaults loop forever, use no matte, a threshold of
-    /// 128 and no dithering.
+    /// 128, no dithering and no loss.
     public init(
         loop: LoopCount = .forever, matte: RGBAColor? = nil, alphaThreshold: UInt8 = 128,
-        dither: GIFDither = .none
+        dither: GIFDither = .none, lossy: Int = 0
     ) {
         self.loop = loop
         self.matte = matte
         self.alphaThreshold = alphaThreshold
         self.dither = dither
+        self.lossy = lossy
     }
 }

@@ -48,8 +48,42 @@ struct GIFPalette {
         if count == 256 && !hasTransparency {
             return GIFPalette(opaqueColors: histogram.colors, transparentIndex: nil, quantized: false)
         }
-        let colors = try ImageQuantizer.palette(for: histogram, maximumColors: 255)
+        let chosen = try ImageQuantizer.palette(for: histogram, maximumColors: 255)
+        let colors = completed(chosen, from: histogram, toAtMost: 255)
         return GIFPalette(opaqueColors: colors, transparentIndex: 0, quantized: true)
+    }
+
+    /// `palette` with its free slots filled from `histogram`. libimagequant may stop well short
+    /// of the allowed count (55 of 255 entries for the airplane preset's 459 colours), leaving
+    /// table slots unused; each slot then takes, one at a time, the histogram colour with the
+    /// largest `count × squared distance` to its nearest entry so far. Entries only get added,
+    /// so no pixel maps farther than before; ties go to the earlier histogram entry.
+    static func completed(_ palette: [UInt32], from histogram: ColorHistogram, toAtMost limit: Int) -> [UInt32] {
+        var result = palette
+        guard result.count < limit, !result.isEmpty else { return result }
+        let colors = histogram.reduced(toAtMost: ImageQuantizer.maximumHistogramEntries)
+        func distance(_ a: UInt32, _ b: UInt32) -> Int {
+            let dr = Int(a >> 16 & 0xFF) - Int(b >> 16 & 0xFF)
+            let dg = Int(a >> 8 & 0xFF) - Int(b >> 8 & 0xFF)
+            let db = Int(a & 0xFF) - Int(b & 0xFF)
+            return dr * dr + dg * dg + db * db
+        }
+        var nearest = colors.colors.map { c in result.map { distance(c, $0) }.min() ?? 0 }
+        while result.count < limit {
+            var best = -1
+            var bestCost = 0
+            for (i, d) in nearest.enumerated() where d > 0 && d * colors.counts[i] > bestCost {
+                best = i
+                bestCost = d * colors.counts[i]
+            }
+            guard best >= 0 else { break }
+            let added = colors.colors[best]
+            result.append(added)
+            for i in nearest.indices where nearest[i] > 0 {
+                nearest[i] = min(nearest[i], distance(colors.colors[i], added))
+            }
+        }
+        return result
     }
 
     /// The smallest power of two ≥ `used`, at least 2.

@@ -17,7 +17,7 @@
 /// of the stream is a clear code, the last an end-of-information code; bits are packed least
 /// significant first.
 struct LZWEncoder {
-    private let table = LZWTable()
+    let table = LZWTable()
 
     /// Compresses `symbols`.
     ///
@@ -46,7 +46,7 @@ struct LZWEncoder {
 /// The dictionary from `prefix << 8 | symbol` to a code: open addressing over 8192 slots (at
 /// most 3838 entries live between clears). A slot is live when its stamp equals `generation`,
 /// so clearing is O(1).
-private final class LZWTable {
+final class LZWTable {
     static let slotBits = 13
     static let mask = (1 << slotBits) - 1
     let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
@@ -101,7 +101,7 @@ private final class LZWTable {
 }
 
 /// One compression: code-size state, the bit packer and the greedy parse.
-private struct LZWRun {
+struct LZWRun {
     let table: LZWTable
     let symbols: UnsafeBufferPointer<UInt8>
     let flexible: UnsafeBufferPointer<Bool>?

@@ -10,6 +10,7 @@
 // preset supplies the loop period and the matte (`--matte none` thresholds instead):
 //
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
+//                    [--lossy N]
 //
 // and to measure PNG compression choices on one image (docs/encoding.md has the table):
 //
@@ -59,7 +60,9 @@ final class DecodedSlots: @unchecked Sendable {
 }
 
 /// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF.
-func encodeFrames(_ directory: String, preset: String, output: String, matte: String?, dither: GIFDither) throws {
+func encodeFrames(
+    _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int
+) throws {
     let composition = try PresetLoader.load(contentsOf: preset).composition
     let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, Exporter.maximumGIFFrameRate))
     let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
@@ -79,6 +82,7 @@ func encodeFrames(_ directory: String, preset: String, output: String, matte: St
     var options = GIFOptions()
     options.matte = composition.canvas.matte
     options.dither = dither
+    options.lossy = lossy
     if let matte {
         if matte == "none" {
             options.matte = nil
@@ -159,6 +163,7 @@ var framesDirectory: String?
 var outputPath: String?
 var matteArgument: String?
 var dither = GIFDither.none
+var lossy = 0
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
@@ -166,13 +171,16 @@ while !arguments.isEmpty {
         guard let value = arguments.first else { fail("\(a) needs an image", 64) }
         do { try pngStrategies(value) } catch { fail("\(error)", 1) }
         exit(0)
-    case "--encode-frames", "-o", "--matte", "--dither":
+    case "--encode-frames", "-o", "--matte", "--dither", "--lossy":
         guard let value = arguments.first else { fail("\(a) needs a value", 64) }
         arguments.removeFirst()
         switch a {
         case "--encode-frames": framesDirectory = value
         case "-o": outputPath = value
         case "--matte": matteArgument = value
+        case "--lossy":
+            guard let n = Int(value), (0...255).contains(n) else { fail("--lossy \(value): expected 0…255", 64) }
+            lossy = n
         default:
             switch value {
             case "none": dither = .none
@@ -200,7 +208,9 @@ let columns = [
 if let framesDirectory {
     guard let presetPath, let outputPath else { fail("--encode-frames needs a preset and -o OUT.gif", 64) }
     do {
-        try encodeFrames(framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither)
+        try encodeFrames(
+            framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither,
+            lossy: lossy)
     } catch {
         fail("\(error)", 1)
     }

@@ -5,7 +5,7 @@ import Foundation
 import Render
 import Testing
 
-/// The encoding options (`--dither`, `--extrude`, `--trim`, `--sheet-type`, `--sheet-colors`):
+/// The encoding options (`--dither`, `--lossy`, `--extrude`, `--trim`, `--sheet-type`, `--sheet-colors`):
 /// every bad value is a usage error that writes nothing, and good values reach the files.
 @Suite(.serialized) struct EncodingOptionsTests {
     static let circular = packageRoot + "/presets/circular.json"
@@ -13,6 +13,9 @@ import Testing
     @Test(arguments: [
         (["--dither", "bayer"], "--dither bayer: expected none, ordered or fs"),
         (["--dither"], "--dither needs none, ordered or fs"),
+        (["--lossy", "-1"], "--lossy -1: expected a tolerance in levels 0…255 (0 = lossless)"),
+        (["--lossy", "256"], "--lossy 256: expected a tolerance in levels 0…255 (0 = lossless)"),
+        (["--lossy", "four"], "--lossy four: expected a tolerance in levels 0…255 (0 = lossless)"),
         (["--extrude", "-1"], "--extrude -1: expected whole pixels 0…64"),
         (["--extrude", "65"], "--extrude 65: expected whole pixels 0…64"),
         (["--trim=yes"], "--trim takes no value"),
@@ -61,5 +64,28 @@ import Testing
         #expect(Array(png[24..<26]) == [4, 3])
         let gif = try GIFDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/d.gif"))))
         #expect(gif.frames.map(\.delay).reduce(0, +) == 400)
+    }
+
+    @Test func lossyReachesTheGIF() throws {
+        let dir = try temporaryDirectory()
+        let exact = try runTool([Self.circular, "-o", "e.gif"], in: dir)
+        let lossy = try runTool([Self.circular, "-o", "l.gif", "--lossy", "8"], in: dir)
+        #expect(exact.status == 0 && lossy.status == 0, "stderr: \(lossy.stderr)")
+        let e = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/e.gif")))
+        let l = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/l.gif")))
+        #expect(l.count < e.count)
+        let exactFrames = try GIFDecoder.decode(e).frames
+        let lossyFrames = try GIFDecoder.decode(l).frames
+        #expect(lossyFrames.map(\.delay).reduce(0, +) == 400)
+        // Same frames here (nothing merges on the ring), each within 8 levels, alpha exact.
+        #expect(lossyFrames.count == exactFrames.count)
+        var worst = 0
+        for (a, b) in zip(exactFrames, lossyFrames) {
+            for i in 0..<a.canvas.pixels.count {
+                let d = abs(Int(a.canvas.pixels[i]) - Int(b.canvas.pixels[i]))
+                if i % 4 == 3 { #expect(d == 0) } else { worst = max(worst, d) }
+            }
+        }
+        #expect(worst > 0 && worst <= 8)
     }
 }

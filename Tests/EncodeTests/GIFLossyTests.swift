@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Render
+import Testing
+
+@testable import Encode
+
+/// `GIFOptions.lossy`: every displayed pixel stays within N levels per channel of its input,
+/// transparency is exact, and 0 changes nothing.
+@Suite struct GIFLossyTests {
+    /// Shaded, jittering animations with transparent holes: a stepped gradient background whose
+    /// shades drift by up to 2 levels per frame, a moving disc with a ramp of edge shades, and
+    /// a transparent hole that moves. 24×18, 10 frames, under 255 colours (an exact palette, so
+    /// the tolerance is the only loss).
+    static func shaded(seed: UInt64) -> [RGBAImage] {
+        var random = TestRandom(state: seed)
+        let jitter = (0..<(10 * 24 * 18)).map { _ in random.next(5) - 2 }
+        return (0..<10).map { k in
+            makeImage(width: 24, height: 18) { x, y in
+                if (k + x / 3) % 6 == 0 && y > 12 { return .clear }
+                let dx = x - 4 - 2 * k
+                let dy = y - 9
+                let d = dx * dx + dy * dy
+                if d < 16 {
+                    let shade = UInt8(40 + 12 * d)
+                    return Pixel(shade, 20, 200 - shade / 2)
+                }
+                let j = jitter[(k * 18 + y) * 24 + x]
+                return Pixel(UInt8(100 + 8 * (x / 2) + j), UInt8(150 + 20 * (y / 9)), UInt8(90 - j))
+            }
+        }
+    }
+
+    /// The input frame shown at each input frame's time: merged frames cover several.
+    static func shownFrames(_ decoded: DecodedGIF, delays: [Int]) -> [RGBAImage] {
+        var ends: [Int] = []
+        var total = 0
+        for frame in decoded.frames {
+            total += frame.delay
+            ends.append(total)
+        }
+        var start = 0
+        return delays.map { delay in
+            defer { start += delay }
+            let k = ends.firstIndex { $0 > start } ?? decoded.frames.count - 1
+            return decoded.frames[k].canvas
+        }
+    }
+
+    @Test(arguments: [1, 4, 16, 64])
+    func everyPixelStaysWithinTheToleranceAndAlphaIsExact(lossy: Int) throws {
+        for seed in [UInt64(3), 17, 99] {
+            let frames = Self.shaded(seed: seed)
+            let delays = Array(repeating: 4, count: frames.count)
+            let encoded = try GIFEncoder.encode(frames: frames, delays: delays, options: GIFOptions(lossy: lossy))
+            #expect(!encoded.quantized)
+            let decoded = try GIFDecoder.decode(encoded.bytes)
+            #expect(decoded.frames.map(\.delay).reduce(0, +) == 40)
+            var worst = 0
+            for (input, shown) in zip(frames, Self.shownFrames(decoded, delays: delays)) {
+                for i in stride(from: 0, to: input.pixels.count, by: 4) {
+                    #expect(input.pixels[i + 3] == shown.pixels[i + 3], "alpha at pixel \(i / 4)")
+                    guard input.pixels[i + 3] == 255 else { continue }
+                    for c in 0..<3 { worst = max(worst, abs(Int(input.pixels[i + c]) - Int(shown.pixels[i + c]))) }
+                }
+            }
+            #expect(worst <= lossy, "seed \(seed)")
+            // The tolerance is used, and pays.
+            let exact = try GIFEncoder.encode(frames: frames, delays: delays, options: GIFOptions())
+            #expect(worst > 0)
+            #expect(encoded.bytes.count < exact.bytes.count, "seed \(seed): \(encoded.bytes.count)")
+        }
+    }
+
+    @Test func zeroIsTheLosslessEncoding() throws {
+        for frames in [Self.shaded(seed: 5), GIFSamples.blink(), GIFSamples.noise(), GIFSamples.random(seed: 7)] {
+            let delays = Array(repeating: 3, count: frames.count)
+            let lossless = try GIFEncoder.encode(frames: frames, delays: delays, options: GIFOptions(lossy: 0))
+            let plain = try GIFEncoder.encode(frames: frames, delays: delays, options: GIFOptions())
+            #expect(lossless.bytes == plain.bytes)
+            let decoded = try GIFDecoder.decode(lossless.bytes)
+            #expect(Self.shownFrames(decoded, delays: delays) == frames)
+        }
+    }
+
+    @Test func framesShownWithinTheToleranceMerge() throws {
+        // Four frames that differ by 2 levels: one image, its delay the sum.
+        let frames = (0..<4).map { k in
+            makeImage(width: 8, height: 8) { x, _ in x < 2 ? .clear : Pixel(UInt8(100 + 2 * (k % 2)), 50, 50) }
+        }
+        let encoded = try GIFEncoder.encode(frames: frames, delays: [3, 4, 3, 4], options: GIFOptions(lossy: 2))
+        let decoded = try GIFDecoder.decode(encoded.bytes)
+        #expect(decoded.frames.map(\.delay) == [14])
+        #expect(pixel(decoded.frames[0].canvas, 5, 5) == Pixel(100, 50, 50))
+        #expect(pixel(decoded.frames[0].canvas, 1, 5) == .clear)
+    }
+
+    @Test(arguments: [-1, 256])
+    func toleranceOutsideTheRangeIsRefused(lossy: Int) {
+        #expect(throws: EncodeError.self) {
+            try GIFEncoder.encode(
+                frames: GIFSamples.blink(), delays: Array(repeating: 4, count: 6),
+                options: GIFOptions(lossy: lossy))
+        }
+    }
+
+    @Test func paletteSlotsLibimagequantLeavesFreeTakeTheWorstServedColours() {
+        // Black is in the palette. White costs 3 · 3·255² = 585 225, grey 10 · 3·127² = 483 870,
+        // so white comes first, then grey (still 3·127² from black), then nothing is left.
+        let histogram = ColorHistogram(colors: [0x000000, 0x7F7F7F, 0xFFFFFF], counts: [50, 10, 3])
+        #expect(GIFPalette.completed([0x000000], from: histogram, toAtMost: 255) == [0x000000, 0xFFFFFF, 0x7F7F7F])
+        #expect(GIFPalette.completed([0x000000], from: histogram, toAtMost: 2) == [0x000000, 0xFFFFFF])
+    }
+}
