@@ -11,10 +11,23 @@ let packageRoot: String = {
 /// What one run of the real `animexport` binary did.
 struct ToolRun {
     var status: Int32
-    var stdout: String
-    var stderr: String
     /// Standard output as raw bytes (for programs that write images).
-    var output = Data()
+    var output: Data
+    var stderr: String
+
+    /// Standard output as text, decoded on demand: decoding megabytes of binary frames as UTF-8
+    /// would cost a debug build seconds for nothing.
+    var stdout: String { String(decoding: output, as: UTF8.self) }
+
+    init(status: Int32, output: Data, stderr: String) {
+        self.status = status
+        self.output = output
+        self.stderr = stderr
+    }
+
+    init(status: Int32, stdout: String, stderr: String) {
+        self.init(status: status, output: Data(stdout.utf8), stderr: stderr)
+    }
 }
 
 /// The built `animexport` binary: `$ANIMEXPORT_BIN`, or the one beside the test bundle (SwiftPM
@@ -34,35 +47,37 @@ func runTool(_ arguments: [String], in directory: String, environment: [String: 
     return try runProcess(toolPath, arguments, in: directory, environment: env)
 }
 
-/// Runs an executable and collects its exit status and output. Standard error is drained on
-/// another thread while standard output is read, so neither pipe can fill up and stall the child.
+/// Runs an executable and collects its exit status and output. Both streams go to temporary
+/// files rather than pipes: no pipe can fill up and stall the child, and reading tens of
+/// megabytes of decoded frames from a Foundation pipe on Linux took seconds per call.
 func runProcess(
     _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil
 ) throws -> ToolRun {
+    let stem = NSTemporaryDirectory() + "animexport-run-" + UUID().uuidString
+    let outPath = stem + ".out"
+    let errPath = stem + ".err"
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
+    }
+    let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    process.standardOutput = outHandle
+    process.standardError = errHandle
     try process.run()
-    let errorOutput = DrainedPipe()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { errorOutput.data = err.fileHandleForReading.readDataToEndOfFile() }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
     process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errorOutput.data, as: UTF8.self), output: outData)
-}
-
-/// Bytes read on another thread; read only after that thread has finished (DispatchGroup.wait).
-private final class DrainedPipe: @unchecked Sendable {
-    var data = Data()
+    try outHandle.close()
+    try errHandle.close()
+    let outData = FileManager.default.contents(atPath: outPath) ?? Data()
+    let errData = FileManager.default.contents(atPath: errPath) ?? Data()
+    return ToolRun(status: process.terminationStatus, output: outData, stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// A fresh empty directory under the system temporary directory.
