@@ -154,20 +154,49 @@ enum JobPlanner {
             targets: targets, matte: options.matte ?? composition.canvas.matte, stillTime: stillTime)
     }
 
-    /// Two jobs writing the same file is a usage error (say, two presets with the same `name`).
+    /// Two jobs writing the same file is a usage error (say, two presets with the same `name`),
+    /// and so is an output that would replace one of the run's inputs (a sheet's `NAME.json`
+    /// written beside the preset `NAME.json` it came from, or an image layer's PNG).
     private static func checkUniquePaths(_ jobs: [ExportJob], console: Console) throws(ExitFailure) {
+        var inputs: [String: String] = [:]
+        for job in jobs {
+            inputs[canonical(job.presetPath)] = "the preset \(job.presetPath)"
+            for file in imageFiles(job.composition.layers) {
+                inputs[canonical(file)] = "an image that \(job.presetPath) uses"
+            }
+        }
         var owner: [String: String] = [:]
         for job in jobs {
             for path in job.paths {
-                if let other = owner[path] {
-                    let from =
-                        other == job.presetPath ? "twice from \(other)" : "from both \(other) and \(job.presetPath)"
+                if let input = inputs[canonical(path)] {
                     console.error(
-                        "\(path) would be written \(from); give the presets different names or use separate -o folders")
+                        "\(path) would overwrite \(input); write the outputs to another folder (-o DIR/) or another name")
+                    throw ExitFailure(code: .usage)
+                }
+                if let other = owner[path] {
+                    let message =
+                        other == job.presetPath
+                        ? "\(path) would be written twice from \(other); check the -o values"
+                        : "\(path) would be written from both \(other) and \(job.presetPath); give the presets different names or use separate -o folders"
+                    console.error(message)
                     throw ExitFailure(code: .usage)
                 }
                 owner[path] = job.presetPath
             }
+        }
+    }
+
+    /// An absolute, standardized path with symbolic links resolved, for comparing file names.
+    private static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Every image layer's file in a layer tree.
+    private static func imageFiles(_ layers: [Layer]) -> [String] {
+        layers.flatMap { layer -> [String] in
+            var files = imageFiles(layer.children)
+            if case .image(let image) = layer.state.shape { files.append(image.resolvedPath) }
+            return files
         }
     }
 

@@ -208,3 +208,19 @@ import Testing
         #expect(run.stdout.contains("fast.gif: 50 frames, 1 s loop"))
     }
 }
+
+/// An output that would replace an input is refused before anything is written: a designer's
+/// first "export next to my preset" must not turn the preset into sprite-sheet data.
+@Suite struct OverwriteInputTests {
+    @Test(arguments: [["circular.json", "-o", "circular.png"], ["./", "-o", "./"], ["circular.json", "-o", "circular.json.gif", "-o", "./"]])
+    func outputOverAPresetIsRefused(arguments: [String]) throws {
+        let dir = try temporaryDirectory()
+        let original = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/presets/circular.json"))
+        try original.write(to: URL(fileURLWithPath: dir + "/circular.json"))
+        let run = try runTool(arguments, in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("would overwrite the preset"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/circular.json")) == original)
+        #expect(listing(dir) == ["circular.json"])
+    }
+}
