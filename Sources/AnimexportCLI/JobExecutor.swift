@@ -79,6 +79,11 @@ enum JobExecutor {
                     : try Exporter.render(
                         job.composition, plan: job.gifPlan, scale: job.scale, workers: workers, progress: progress)
             }
+            if let animation = full ?? forGIF, animation.frames.allSatisfy(isBlank) {
+                product.warnings.append(
+                    "\(path): \(job.stem): every frame is empty: nothing drawn lies on the \(animation.frames.first.map { "\($0.width)×\($0.height)" } ?? "") px canvas; check the layer positions and sizes against the canvas (and the params you set)"
+                )
+            }
             if let animation = forGIF {
                 try encodeGIF(animation, job: job, options: options, extras: extras, into: &product)
             }
@@ -190,5 +195,12 @@ enum JobExecutor {
         let size = animation.frames.first.map { "\($0.width)×\($0.height)" } ?? "0×0"
         return
             "\(path): \(plan.frameCount) frames, \(formatNumber(plan.period)) s loop, \(size) px, \(Command.formatBytes(bytes)), \(extra)"
+    }
+}
+
+/// Whether an image is fully transparent (every alpha byte 0).
+private func isBlank(_ image: RGBAImage) -> Bool {
+    image.pixels.withUnsafeBufferPointer { pixels in
+        stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 0 }
     }
 }

@@ -92,6 +92,12 @@ enum JobPlanner {
                                 "\(path): \(formatNumber(job.plan.fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(job.gifPlan.fps)) fps"
                             )
                         }
+                        // The loop's own traps (off the 1/100 s grid, a cycle cut mid-way) are
+                        // worth saying on export too, not only under validate.
+                        let lints = ValidateCommand.loopLints(job.plan, file: path, composition: job.composition)
+                        for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
+                            if printed.insert(lint.description).inserted { console.diagnostic(lint) }
+                        }
                         jobs.append(job)
                     } catch {
                         if printed.insert(error.message).inserted { console.error(error.message) }
@@ -170,7 +176,8 @@ enum JobPlanner {
             for path in job.paths {
                 if let input = inputs[canonical(path)] {
                     console.error(
-                        "\(path) would overwrite \(input); write the outputs to another folder (-o DIR/) or another name")
+                        "\(path) would overwrite \(input); write the outputs to another folder (-o DIR/) or another name"
+                    )
                     throw ExitFailure(code: .usage)
                 }
                 if let other = owner[path] {

@@ -88,7 +88,9 @@ enum OutputPlan {
             }
         }
         if let directory = options.framesDirectory {
-            targets.append(.frames(directory: directory, stem: stem))
+            // "frames/" and "frames" name the same folder; keep paths free of "//".
+            let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+            targets.append(.frames(directory: trimmed, stem: stem))
         }
         return targets
     }

@@ -102,6 +102,16 @@ enum ValidateCommand {
                     lint: "period-off-grid"
                 ))
         }
+        let cut = LoopPlan.cyclesCut(by: plan.period, in: composition)
+        if plan.source == .explicit, !cut.isEmpty {
+            let list = cut.map { formatNumber($0) + " s" }.joined(separator: ", ")
+            lints.append(
+                Diagnostic(
+                    .warning, file: file, path: durationPath, location: nil,
+                    message:
+                        "the loop of \(formatNumber(plan.period)) s holds no whole number of the \(list) cycle\(cut.count == 1 ? "" : "s"), so the GIF jumps at its seam; use a multiple of the cycle or leave the duration to the tool",
+                    lint: "loop-cut"))
+        }
         if case .cycles(let cycles) = plan.source, let longest = cycles.max() {
             // The period is the cycles' least common multiple (LoopPlan computes it).
             let lcm = (plan.period * 1000).rounded()

@@ -11,6 +11,9 @@ final class DecodeContext {
     private(set) var diagnostics: [Diagnostic] = []
     /// Parameter values in effect, by name.
     var parameters: [String: ParameterValue] = [:]
+    /// Parameters declared with an unusable default: already reported, so references to them
+    /// stay quiet instead of repeating the problem as "unknown parameter".
+    var brokenParameters: Set<String> = []
     /// The preset's folder, against which relative file names (images) are resolved.
     let directory: String
     /// A text layer's declared `values`, handed from its geometry to its state.
@@ -95,7 +98,7 @@ final class DecodeContext {
                     "parameter $\(name) is a \(other.typeName), but a number is needed here")
                 ok = false
             case nil:
-                error(path, value.location, unknownParameterMessage(name))
+                if !brokenParameters.contains(name) { error(path, value.location, unknownParameterMessage(name)) }
                 ok = false
             }
         }
@@ -139,7 +142,7 @@ final class DecodeContext {
                     path, value.location, "parameter $\(name) is a \(other.typeName), but true or false is needed here")
                 return nil
             case nil:
-                error(path, value.location, unknownParameterMessage(name))
+                if !brokenParameters.contains(name) { error(path, value.location, unknownParameterMessage(name)) }
                 return nil
             }
         }
@@ -167,7 +170,7 @@ final class DecodeContext {
                 error(path, value.location, "parameter $\(name) is a \(other.typeName), but a colour is needed here")
                 return nil
             case nil:
-                error(path, value.location, unknownParameterMessage(name))
+                if !brokenParameters.contains(name) { error(path, value.location, unknownParameterMessage(name)) }
                 return nil
             }
         }

@@ -28,6 +28,7 @@ struct PresetDecoder {
         "font-missing": "a text layer's font family is not installed",
         "period-off-grid": "the loop period is not a whole number of centiseconds",
         "long-loop": "the cycles line up only after many times the longest one",
+        "loop-cut": "an explicit duration cuts a repeating animation mid-cycle (a jump at the seam)",
     ]
 
     /// Decodes the whole preset; returns nil only when the root is not an object or a required
@@ -202,6 +203,7 @@ struct PresetDecoder {
             }
             o.finish(context: "a parameter", known: Self.parameterKeys)
             guard let value = parameterValue(d, o.path("default"), declaredType: declaredType) else {
+                context.brokenParameters.insert(member.key)
                 continue
             }
             if case .number(let n) = value {

@@ -125,6 +125,17 @@ extension LoopPlan {
         return LoopPlan(period: period, start: start, frameCount: count, fps: fps, source: source)
     }
 
+    /// The cycles (seconds, parent time) of forever-repeating animations that `period` does not
+    /// hold a whole number of times: with an explicit `duration` they jump at the loop's seam.
+    public static func cyclesCut(by period: Double, in composition: Composition) -> [Double] {
+        let cycles = topLevelAnimations(composition.layers).filter(\.repeatsForever).map(\.period)
+        let cut = cycles.filter { cycle in
+            let ratio = period / cycle
+            return abs(ratio - ratio.rounded()) > 1e-6
+        }
+        return Array(Set(cut)).sorted()
+    }
+
     /// Every animation attached directly to a layer (group children ride on their group). Inside
     /// a replicator the last copy starts `(instanceCount − 1) · instanceDelay` later, so that lag
     /// is added to `beginTime` for the steady-state rule.

@@ -212,7 +212,10 @@ import Testing
 /// An output that would replace an input is refused before anything is written: a designer's
 /// first "export next to my preset" must not turn the preset into sprite-sheet data.
 @Suite struct OverwriteInputTests {
-    @Test(arguments: [["circular.json", "-o", "circular.png"], ["./", "-o", "./"], ["circular.json", "-o", "circular.json.gif", "-o", "./"]])
+    @Test(arguments: [
+        ["circular.json", "-o", "circular.png"], ["./", "-o", "./"],
+        ["circular.json", "-o", "circular.json.gif", "-o", "./"],
+    ])
     func outputOverAPresetIsRefused(arguments: [String]) throws {
         let dir = try temporaryDirectory()
         let original = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/presets/circular.json"))
@@ -222,5 +225,26 @@ import Testing
         #expect(run.stderr.contains("would overwrite the preset"), "\(run.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/circular.json")) == original)
         #expect(listing(dir) == ["circular.json"])
+    }
+}
+
+/// Loops that will visibly misbehave are said on export, not only under `validate`.
+@Suite struct ExportWarningTests {
+    @Test func cutCycleAndOffGridPeriodWarnOnExport() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([packageRoot + "/presets/circular.json", "--duration", "1.234", "-o", "x.gif"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("holds no whole number of the 4 s cycle") && run.stderr.contains("[loop-cut]"))
+        #expect(run.stderr.contains("[period-off-grid]"))
+    }
+
+    @Test func emptyOutputWarns() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(
+            ##"{ "version": 1, "name": "off", "canvas": { "width": 20, "height": 20 }, "duration": 1, "layers": [ { "type": "circle", "center": [100, 100], "radius": 5, "fill": "red" } ] }"##,
+            to: dir + "/off.json")
+        let run = try runTool(["off.json", "-o", "off.gif"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("warning: off.json: off: every frame is empty"), "\(run.stderr)")
     }
 }

@@ -17,7 +17,7 @@ struct ImageLayerTests {
                             "animations": [ { "keyPath": "opacity", "values": [1, 1], "duration": 1, "repeatCount": "infinity" } ] } ] }
             """.utf8
         ).write(to: URL(fileURLWithPath: dir + "/tiles.json"))
-        let run = try runTool(["tiles.json", "--frames", "frames", "-o", "tiles.png"], in: dir)
+        let run = try runTool(["tiles.json", "--frames", "frames", "-o", "sheet.png"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let frame = try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/frames/tiles-000.png"))))
         #expect(frame.width == 40)

@@ -17,8 +17,11 @@ struct ListCommandTests {
         #expect(lines[start + 3] == "  params:")
         #expect(lines[start + 4] == "    color             = #007AFF  colour  stroke colour (SwiftUI Color.blue)")
         #expect(lines[start + 5] == "    strokeWidth       = 4        number  stroke width in points (0.5…32)")
-        #expect(lines[start + 6] == "    diameter          = 50       number  circle diameter in points (≥ 1)")
-        #expect(lines[start + 9] == "    rotationDuration  = 4        number  seconds per full clockwise turn (≥ 0.01)")
+        #expect(
+            lines[start + 6]
+                == "    size              = 64       number  loader size: canvas width and height in points; the circle's diameter is 50/64 of it (50 pt at 64) (8…4096)"
+        )
+        #expect(lines[start + 8] == "    rotationDuration  = 4        number  seconds per full clockwise turn (≥ 0.01)")
     }
 
     @Test func defaultFolderIsPresets() throws {

@@ -72,7 +72,7 @@ private func preset(layer: String, params: String = "{}", extra: String = "") ->
     #expect(c.layers[0].animations[0].duration == 3)
     #expect(c.layers[0].state.strokeColor?.hexString == "#FF3B30")
     #expect(c.canvas.width == 128)
-    #expect(c.layers[0].state.shape == .circle(center: Point(x: 64, y: 64), radius: 25))
+    #expect(c.layers[0].state.shape == .circle(center: Point(x: 64, y: 64), radius: 50))
 }
 
 @Test(arguments: [
@@ -320,4 +320,13 @@ func lintsAreWarningsWithCodes(layer: String, code: String) throws {
     #expect(loaded.warnings.map(\.lint) == ["font-missing"])
     #expect(loaded.warnings.first?.path == "$.layers[0].font.family")
     #expect(loaded.warnings.first?.location != nil)
+}
+
+@Test func aBrokenParameterDefaultIsReportedOnce() {
+    let found = problems(
+        preset(
+            layer: ##"{ "type": "circle", "center": [1, 2], "radius": 1, "fill": "$color" }"##,
+            params: ##"{ "color": { "default": "#07AF" } }"##))
+    #expect(found.count == 1, "\(found.map(\.description))")
+    #expect(found.first?.path == "$.params.color.default")
 }
