@@ -155,13 +155,11 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
 }
 
 @Test func jsonNumbersAndStringsAreFormattedPortably() {
-    #expect(JSONValue.format(30) == "30")
-    #expect(JSONValue.format(-2) == "-2")
-    #expect(JSONValue.format(0.1) == "0.1")
-    #expect(JSONValue.format(29.97) == "29.97")
-    #expect(JSONValue.format(1e20) == "1e+20")
-    let text = JSONValue.object([("k", .string("a\\b\n\u{01}é"))]).rendered()
-    #expect(text == "{ \"k\": \"a\\\\b\\n\\u0001é\" }\n")
+    let numbers = JSONText.array([.number(30), .number(-2), .number(0.1), .number(29.97), .number(1.0 / 3), .null])
+        .rendered()
+    #expect(numbers == "[30, -2, 0.1, 29.97, 0.333333, null]\n")
+    let text = JSONText.object(["k": .string("a\\b\n\u{01}\u{08}é")]).rendered()
+    #expect(text == "{ \"k\": \"a\\\\b\\n\\u0001\\bé\" }\n")
 }
 
 @Test func sheetPNGRoundTripsExactly() throws {

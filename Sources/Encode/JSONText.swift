@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Spec
+internal import Spec
 
-/// A JSON document with object keys in the order given, printed the same bytes every time
-/// whatever the locale (for `--report`). Objects of scalars, and up to eight scalars in an array,
-/// stay on one line.
-indirect enum JSONText: Equatable {
+/// A JSON document with object keys in the order given, printed as the same bytes every time
+/// whatever the locale: sprite-sheet data files, `--report` and the preview page's data.
+/// Two-space indentation and a final newline; objects of scalars (rectangles, sizes, tags), and
+/// arrays of up to eight scalars, stay on one line, Aseprite style.
+public indirect enum JSONText: Equatable, Sendable {
     /// Members in order.
     case object([Member])
     /// Elements in order.
@@ -22,18 +23,26 @@ indirect enum JSONText: Equatable {
     case null
 
     /// One object member.
-    struct Member: Equatable {
-        var key: String
-        var value: JSONText
+    public struct Member: Equatable, Sendable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: JSONText
+
+        /// A member; see the properties.
+        public init(key: String, value: JSONText) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// An object from key/value pairs, in order.
-    static func object(_ pairs: KeyValuePairs<String, JSONText>) -> JSONText {
+    public static func object(_ pairs: KeyValuePairs<String, JSONText>) -> JSONText {
         .object(pairs.map { Member(key: $0.key, value: $0.value) })
     }
 
     /// Pretty-printed with two-space indentation and a final newline.
-    func rendered() -> String {
+    public func rendered() -> String {
         var out = ""
         write(to: &out, indent: 0)
         return out + "\n"
@@ -107,6 +116,8 @@ indirect enum JSONText: Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
