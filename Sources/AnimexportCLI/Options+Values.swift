@@ -23,6 +23,16 @@ extension Options {
         return n
     }
 
+    /// One of a fixed set of words; the message lists them as `expected`.
+    static func choice<T>(_ text: String, _ name: String, _ values: [String: T], _ expected: String)
+        throws(UsageError) -> T
+    {
+        guard let value = values[text] else {
+            throw UsageError(message: "\(name) \(text): expected \(expected)")
+        }
+        return value
+    }
+
     static func color(_ text: String, _ name: String) throws(UsageError) -> RGBAColor {
         guard let c = RGBAColor(parsing: text) else {
             var message = "\(name) \(text): expected a colour (\(RGBAColor.acceptedColorForms))"

@@ -261,32 +261,18 @@ struct Options: Equatable {
         case "--report":
             reportPath = try Self.file(value, name, extensions: ["json"])
         case "--dither":
-            let modes: [String: GIFDither] = ["none": .none, "ordered": .ordered, "fs": .floydSteinberg]
-            guard let mode = modes[value] else {
-                throw UsageError(message: "--dither \(value): expected none, ordered or fs")
-            }
-            dither = mode
+            dither = try Self.choice(
+                value, name, ["none": .none, "ordered": .ordered, "fs": .floydSteinberg], "none, ordered or fs")
         case "--lossy":
-            guard let n = Int(value), n >= 0, n <= 255 else {
-                throw UsageError(message: "--lossy \(value): expected a tolerance in levels 0…255 (0 = lossless)")
-            }
-            lossy = n
+            lossy = try Self.integer(value, name, "a tolerance in levels 0…255 (0 = lossless)", 0...255)
         case "--extrude":
-            guard let n = Int(value), n >= 0, n <= 64 else {
-                throw UsageError(message: "--extrude \(value): expected whole pixels 0…64")
-            }
-            extrude = n
+            extrude = try Self.integer(value, name, "whole pixels 0…64", 0...64)
         case "--sheet-type":
-            let types: [String: SheetLayout] = ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical]
-            guard let type = types[value] else {
-                throw UsageError(message: "--sheet-type \(value): expected grid, horizontal or vertical")
-            }
-            sheetType = type
+            sheetType = try Self.choice(
+                value, name, ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical],
+                "grid, horizontal or vertical")
         case "--sheet-colors":
-            guard let n = Int(value), n >= 2, n <= 256 else {
-                throw UsageError(message: "--sheet-colors \(value): expected a palette size 2…256")
-            }
-            sheetColors = n
+            sheetColors = try Self.integer(value, name, "a palette size 2…256", 2...256)
         default:
             throw UsageError(message: "unknown option \(name)")
         }
