@@ -39,14 +39,14 @@ public enum GIFEncoder {
         let palette = try GIFPalette.build(
             histogram: ColorHistogram(flattened), hasTransparency: flattened.hasTransparency)
         var mapper = PaletteMapper(palette: palette, dither: options.dither)
-        let indexed = mapper.index(flattened)
+        let (ordered, indexed) = palette.reorderedByUse(mapper.index(flattened))
         let plan = try GIFFrameOptimizer.plan(
-            frames: indexed, delays: delays, palette: palette, width: width, height: height,
+            frames: indexed, delays: delays, palette: ordered, width: width, height: height,
             loopCount: loopCount, lossy: options.lossy)
         let bytes = try GIFWriter.write(plan)
 
         return GIFEncoding(
-            bytes: bytes, paletteSize: palette.opaqueColors.count, quantized: palette.quantized,
+            bytes: bytes, paletteSize: ordered.opaqueColors.count, quantized: ordered.quantized,
             hasTransparency: flattened.hasTransparency,
             collapsedEdgePixels: flattened.collapsedEdgePixels, frameCount: plan.frames.count)
     }

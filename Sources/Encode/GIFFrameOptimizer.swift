@@ -39,7 +39,6 @@ struct GIFFrameOptimizer {
     /// transparency, and nothing ever needs erasing).
     let transparent: UInt8?
     private let globalTable: [UInt8]
-    private let globalCodeSize: Int
     private let lzw = LZWEncoder()
     /// `near[shown << 8 | wanted]`: whether a pixel showing index `shown` may keep it when
     /// index `wanted` is asked for. Empty when exact (then only equal indices are near).
@@ -60,7 +59,6 @@ struct GIFFrameOptimizer {
         let optimizer = GIFFrameOptimizer(
             width: width, height: height, transparent: transparent,
             globalTable: palette.colorTable,
-            globalCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: palette.tableSize),
             near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
             similar: lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : [])
         let merged = merge(frames.map(\.indices), delays: delays)
@@ -88,6 +86,8 @@ struct GIFFrameOptimizer {
         var rect: GIFRect
         var symbols: [UInt8]
         var flexible: [Bool]
+        /// The LZW minimum code size `data` was compressed with.
+        var codeSize: Int
         var data: [UInt8]
     }
 
@@ -156,24 +156,35 @@ struct GIFFrameOptimizer {
         return planned
     }
 
-    /// The frame as written: the greedy choice at unchanged pixels, or all of them transparent,
-    /// or all of them their own colour, whichever compresses smallest; then a smaller local
-    /// colour table when that saves bytes.
+    /// The frame as written: the smallest of the greedy choice at unchanged pixels and a few
+    /// uniform rules (all of them transparent; all of them their own colour; only the one or
+    /// two commonest unchanged colours their own, the rest transparent: a large unchanged
+    /// area of one colour is often cheapest as itself); then a smaller local colour table
+    /// when that saves bytes.
     private func finish(_ greedy: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
         var encoded = greedy
         if let t = transparent, greedy.flexible.contains(true) {
-            for useTransparency in [true, false] {
-                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && useTransparency ? t : $0 }
-                let data = lzw.compress(fixed, flexible: [], alternative: t, minimumCodeSize: globalCodeSize)
+            // The flexible pixels fit the greedy code size whatever they become (`encode`).
+            var counts = [Int](repeating: 0, count: 256)
+            for (symbol, isFlexible) in zip(greedy.symbols, greedy.flexible) where isFlexible {
+                counts[Int(symbol)] += 1
+            }
+            let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
+            var rules: [(Int) -> Bool] = [{ _ in false }, { _ in true }]
+            for colour in common.prefix(2) where common.count > 1 { rules.append { $0 == colour } }
+            for ownColour in rules {
+                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && !ownColour(Int($0)) ? t : $0 }
+                let data = lzw.compress(fixed, flexible: [], alternative: t, minimumCodeSize: greedy.codeSize)
                 if data.count < encoded.data.count {
-                    encoded = Encoded(rect: greedy.rect, symbols: fixed, flexible: [], data: data)
+                    encoded = Encoded(
+                        rect: greedy.rect, symbols: fixed, flexible: [], codeSize: greedy.codeSize, data: data)
                 }
             }
         }
         var frame = GIFFramePlan.Frame(
-            rect: encoded.rect, imageData: encoded.data, minimumCodeSize: globalCodeSize, delay: delay,
+            rect: encoded.rect, imageData: encoded.data, minimumCodeSize: encoded.codeSize, delay: delay,
             disposal: disposal, transparentIndex: transparent.map(Int.init), localColorTable: nil)
-        guard globalCodeSize > 2 else { return frame }
+        guard encoded.codeSize > 2 else { return frame }
         var used = [Bool](repeating: false, count: 256)
         for s in encoded.symbols { used[Int(s)] = true }
         // The transparency index always keeps a slot of its own: the frame's Graphic Control
@@ -187,10 +198,10 @@ struct GIFFrameOptimizer {
         var entries = 2
         while entries < order.count { entries *= 2 }
         let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: entries)
-        // Every code is at least globalCodeSize + 1 bits and shrinks by the difference at most,
+        // Every code is at least encoded.codeSize + 1 bits and shrinks by the difference at most,
         // which bounds what a local table can save; skip the trial when it cannot pay for itself.
-        let bound = encoded.data.count * (globalCodeSize - codeSize) / (globalCodeSize + 1)
-        guard codeSize < globalCodeSize, bound > entries * 3 else { return frame }
+        let bound = encoded.data.count * (encoded.codeSize - codeSize) / (encoded.codeSize + 1)
+        guard codeSize < encoded.codeSize, bound > entries * 3 else { return frame }
         var local = [UInt8](repeating: 0, count: 256)
         var table = [UInt8](repeating: 0, count: entries * 3)
         for (k, g) in order.enumerated() {
@@ -220,6 +231,7 @@ struct GIFFrameOptimizer {
         var symbols = [UInt8](repeating: 0, count: count)
         var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
         var bad = -1
+        var largest = Int(transparent ?? 0)
         let lossy = !near.isEmpty
         target.withUnsafeBufferPointer { target in
             canvas.withUnsafeBufferPointer { canvas in
@@ -242,6 +254,8 @@ struct GIFFrameOptimizer {
                                             flexible[n] = true
                                         }
                                     }
+                                    // Flexible pixels do not set the code size (below).
+                                    if flexible.isEmpty || !flexible[n] { largest = max(largest, Int(symbols[n])) }
                                     n += 1
                                 }
                             }
@@ -253,24 +267,39 @@ struct GIFFrameOptimizer {
         guard bad < 0 else {
             throw EncodeError("internal error: frame plan cannot erase pixel (\(bad % width), \(bad / width))")
         }
+        // The code size serves the pixels that must be written; an unchanged pixel whose own
+        // index does not fit it is written as the transparency index, which shows the same.
+        let fits = 1 << GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
+        if let t = transparent {
+            for n in 0..<count where flexible[n] && Int(symbols[n]) >= fits {
+                symbols[n] = t
+                flexible[n] = false
+            }
+        }
         if !similar.isEmpty {
             var wanted = [Int16](repeating: -1, count: count)
             var n = 0
             for y in rect.y..<(rect.y + rect.height) {
                 let row = y * width + rect.x
                 for p in row..<(row + rect.width) {
-                    if target[p] != transparent && (pinned.isEmpty || !pinned[p]) { wanted[n] = Int16(target[p]) }
+                    if target[p] != transparent && (pinned.isEmpty || !pinned[p]) {
+                        wanted[n] = Int16(target[p])
+                        // The lossy parse may write any colour within tolerance of the wanted one.
+                        largest = max(largest, Int(target[p]), Int(similar[Int(target[p])].max() ?? 0))
+                    }
                     n += 1
                 }
             }
+            let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
             let (data, written) = lzw.compressLossy(
                 symbols, flexible: flexible, wanted: wanted, similar: similar, alternative: transparent ?? 0,
-                minimumCodeSize: globalCodeSize)
-            return Encoded(rect: rect, symbols: written, flexible: [], data: data)
+                minimumCodeSize: codeSize)
+            return Encoded(rect: rect, symbols: written, flexible: [], codeSize: codeSize, data: data)
         }
+        let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
         let data = lzw.compress(
-            symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: globalCodeSize)
-        return Encoded(rect: rect, symbols: symbols, flexible: flexible, data: data)
+            symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: codeSize)
+        return Encoded(rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize, data: data)
     }
 
     /// Bytes the next frame would take over `canvas` with disposal 1.

@@ -10,7 +10,8 @@ struct GIFFramePlan {
         var rect: GIFRect
         /// The LZW code stream for `rect.width·rect.height` indices (no sub-block lengths).
         var imageData: [UInt8]
-        /// The LZW minimum code size: log2 of the colour table in force, at least 2.
+        /// The LZW minimum code size, 2…8: with a local table its log2; with the global table
+        /// the bits of the largest index the frame writes (at most the table's log2).
         var minimumCodeSize: Int
         /// Centiseconds, 0…65535.
         var delay: Int

@@ -53,6 +53,71 @@ struct GIFPalette {
         return GIFPalette(opaqueColors: colors, transparentIndex: 0, quantized: true)
     }
 
+    /// The same colours renumbered by use, and `frames` remapped to match.
+    ///
+    /// A frame written with the global table needs an LZW code size of only the bits of the
+    /// largest index it must write (`GIFFrameOptimizer`), so the order of the table matters.
+    /// Each frame's needs are estimated as the colours of the pixels that differ from the
+    /// previous frame (frame 0: all of them), weighed by how many pixels differ. Two orders
+    /// are tried, and the one whose frames need fewer code bits in total is kept:
+    /// - colours that the most frames change to come first;
+    /// - frames taken from the fewest colours to the most, each adding its colours.
+    /// Ties keep the old order (first appearance for exact palettes); the transparency index
+    /// stays 0. Every pixel shows the same colour as before.
+    func reorderedByUse(_ frames: [IndexedFrame]) -> (GIFPalette, [IndexedFrame]) {
+        let first = firstOpaqueIndex
+        let colorCount = opaqueColors.count
+        // Per frame: the opaque ranks (index − first) it changes to, and how many pixels change.
+        var needs: [(ranks: [Int], pixels: Int)] = []
+        var frameCounts = [Int](repeating: 0, count: colorCount)
+        var previous: [UInt8] = []
+        for frame in frames {
+            var seen = [Bool](repeating: false, count: 256)
+            var pixels = 0
+            frame.indices.withUnsafeBufferPointer { now in
+                previous.withUnsafeBufferPointer { before in
+                    for p in now.indices where before.isEmpty || now[p] != before[p] {
+                        seen[Int(now[p])] = true
+                        pixels += 1
+                    }
+                }
+            }
+            let ranks = (first..<(first + colorCount)).filter { seen[$0] }.map { $0 - first }
+            for rank in ranks { frameCounts[rank] += 1 }
+            needs.append((ranks, pixels))
+            previous = frame.indices
+        }
+        let byFrameCount = (0..<colorCount).sorted { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }
+        var byFrameSize: [Int] = []
+        var placed = [Bool](repeating: false, count: colorCount)
+        let fewestFirst = needs.indices.sorted { (needs[$0].ranks.count, $0) < (needs[$1].ranks.count, $1) }
+        for need in fewestFirst.map({ needs[$0] }) {
+            for rank in need.ranks.sorted(by: { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }) where !placed[rank] {
+                placed[rank] = true
+                byFrameSize.append(rank)
+            }
+        }
+        byFrameSize += (0..<colorCount).filter { !placed[$0] }
+        // Code bits the frames need under an order: Σ changed pixels × code size.
+        func cost(_ order: [Int]) -> Int {
+            var position = [Int](repeating: 0, count: colorCount)
+            for (newRank, oldRank) in order.enumerated() { position[oldRank] = newRank }
+            return needs.reduce(0) { sum, need in
+                let largest = need.ranks.map { position[$0] + first }.max() ?? 0
+                return sum + need.pixels * GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
+            }
+        }
+        let order = cost(byFrameSize) < cost(byFrameCount) ? byFrameSize : byFrameCount
+        guard order != Array(0..<colorCount) else { return (self, frames) }
+        var remap = [UInt8](repeating: 0, count: 256)
+        for i in 0..<first { remap[i] = UInt8(i) }
+        for (newRank, oldRank) in order.enumerated() { remap[oldRank + first] = UInt8(newRank + first) }
+        var palette = self
+        palette.opaqueColors = order.map { opaqueColors[$0] }
+        let remapped = frames.map { frame in IndexedFrame(indices: frame.indices.map { remap[Int($0)] }) }
+        return (palette, remapped)
+    }
+
     /// `palette` with its free slots filled from `histogram`. libimagequant may stop well short
     /// of the allowed count (55 of 255 entries for the airplane preset's 459 colours), leaving
     /// table slots unused; each slot then takes, one at a time, the histogram colour with the

@@ -126,18 +126,28 @@ final class GIFWriter {
             "EGifPutExtension")
         let localMap = try frame.localColorTable.map { try Self.makeMap($0) }
         defer { if let localMap { GifFreeMapObject(localMap) } }
-        try check(
-            EGifPutImageDesc(
-                gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, localMap),
-            "EGifPutImageDesc")
-        // EGifPutImageDesc has written the LZW minimum code size of the table in force; the
-        // code stream must have been compressed with the same size.
-        let tableBits = Int((localMap ?? gif.pointee.SColorMap)?.pointee.BitsPerPixel ?? 0)
-        guard max(2, tableBits) == frame.minimumCodeSize else {
+        // giflib writes the LZW minimum code size byte inside EGifPutImageDesc, from the
+        // `BitsPerPixel` of the table in force (at least 2). A local table is written at that
+        // size, so its code size is its own. Without one, the global table already went out
+        // with the screen descriptor, and a frame whose indices all fit fewer bits may use a
+        // smaller code size (GIF89a §22 and appendix F: the code size is the image's, not the
+        // table's); the global map's `BitsPerPixel` is lowered only for this call.
+        let tableMap = localMap ?? gif.pointee.SColorMap
+        let tableBits = Int(tableMap?.pointee.BitsPerPixel ?? 0)
+        guard (2...max(2, tableBits)).contains(frame.minimumCodeSize),
+            localMap == nil || max(2, tableBits) == frame.minimumCodeSize
+        else {
             throw EncodeError(
-                "GIF frame \(number): LZW code size \(frame.minimumCodeSize) does not match its "
+                "GIF frame \(number): LZW code size \(frame.minimumCodeSize) does not fit its "
                     + "\(tableBits)-bit colour table")
         }
+        if localMap == nil, let global = gif.pointee.SColorMap {
+            global.pointee.BitsPerPixel = Int32(frame.minimumCodeSize)
+        }
+        let described = EGifPutImageDesc(
+            gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, localMap)
+        if localMap == nil, let global = gif.pointee.SColorMap { global.pointee.BitsPerPixel = Int32(tableBits) }
+        try check(described, "EGifPutImageDesc")
         // The compressed stream in data sub-blocks of at most 255 bytes, then the terminator.
         var block = [UInt8](repeating: 0, count: 256)
         var start = 0

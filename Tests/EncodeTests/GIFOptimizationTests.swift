@@ -84,14 +84,88 @@ private func roundTrip(_ frames: [RGBAImage], delays: [Int]? = nil) throws -> (G
     #expect(decoded.frames.map(\.canvas) == [clear, dot])
 }
 
-@Test func localColourTableOnlyWhereItIsSmaller() throws {
+/// The LZW minimum code size byte of every image in `gif`, read by walking the blocks
+/// (GIF89a §17–§27), independently of giflib.
+private func lzwCodeSizes(_ gif: [UInt8]) -> [Int] {
+    var sizes: [Int] = []
+    var p = 13
+    if gif[10] & 0x80 != 0 { p += 3 << (Int(gif[10] & 7) + 1) }
+    func skipSubBlocks() {
+        while gif[p] != 0 { p += Int(gif[p]) + 1 }
+        p += 1
+    }
+    while p < gif.count {
+        switch gif[p] {
+        case 0x21:
+            p += 2
+            skipSubBlocks()
+        case 0x2C:
+            let flags = gif[p + 9]
+            p += 10
+            if flags & 0x80 != 0 { p += 3 << (Int(flags & 7) + 1) }
+            sizes.append(Int(gif[p]))
+            p += 1
+            skipSubBlocks()
+        default:
+            return sizes
+        }
+    }
+    return sizes
+}
+
+/// Bits for index `largest` as an LZW minimum code size (at least 2).
+private func bits(for largest: Int) -> Int {
+    var bits = 2
+    while 1 << bits <= largest { bits += 1 }
+    return bits
+}
+
+@Test func aFrameOfFewColoursGetsSmallGlobalIndicesAndCodeSize() throws {
     let frames = GIFSamples.fewColoursLater()
-    let (_, decoded) = try roundTrip(frames)
+    let (encoded, decoded) = try roundTrip(frames)
     #expect(decoded.globalColorTableSize == 256)
-    #expect(decoded.frames[0].hasLocalColorTable == false)
-    #expect(decoded.frames[1].hasLocalColorTable)
+    // Frame 1's two colours are ordered first (after the transparency index), so it needs no
+    // local table: 2-bit codes with the global one.
+    #expect(decoded.frames.map(\.hasLocalColorTable) == [false, false])
     #expect(decoded.frames[1].rect == GIFRect(x: 8, y: 8, width: 24, height: 24))
+    #expect(Set(decoded.frames[1].indices) == [1, 2])
+    #expect(lzwCodeSizes(encoded.bytes) == [8, 2])
     #expect(decoded.frames.map(\.canvas) == frames)
+}
+
+@Test func localColourTablesOnlyWhereGlobalIndicesCannotBeSmall() throws {
+    let frames = GIFSamples.fourNewColoursPerFrame()
+    let (encoded, decoded) = try roundTrip(frames)
+    #expect(decoded.frames.map(\.canvas) == frames)
+    let sizes = lzwCodeSizes(encoded.bytes)
+    #expect(sizes.count == 40)
+    // The first frames' colours take the smallest global indices; later frames would need 7 or
+    // 8 bits and carry a local table instead (the transparency index and four colours: 8
+    // entries, 3-bit codes).
+    #expect(decoded.frames[0].hasLocalColorTable == false)
+    #expect(sizes[0] == 3)
+    let lastTenHaveLocalTables = decoded.frames.suffix(10).allSatisfy { $0.hasLocalColorTable }
+    #expect(lastTenHaveLocalTables)
+    for (frame, size) in zip(decoded.frames, sizes) {
+        if frame.hasLocalColorTable {
+            #expect(size == 3)
+        } else {
+            // With the global table, the code size is exactly what the largest index needs.
+            #expect(size == bits(for: Int(frame.indices.max() ?? 0)))
+        }
+    }
+}
+
+@Test(arguments: 0..<20)
+func globalTableFramesUseTheSmallestCodeSizeTheirIndicesAllow(seed: Int) throws {
+    let frames = GIFSamples.random(seed: UInt64(seed))
+    let (encoded, decoded) = try roundTrip(frames)
+    let sizes = lzwCodeSizes(encoded.bytes)
+    #expect(sizes.count == decoded.frames.count)
+    for (frame, size) in zip(decoded.frames, sizes) where !frame.hasLocalColorTable {
+        let largest = max(Int(frame.indices.max() ?? 0), frame.transparentIndex ?? 0)
+        #expect(size == bits(for: largest), "seed \(seed)")
+    }
 }
 
 @Test func lzwStreamsThatFillTheTableDecode() throws {

@@ -67,6 +67,20 @@ enum GIFSamples {
         return [frame0, frame1]
     }
 
+    /// 40 frames that each paint the same 24×24 square with noise in four colours no other
+    /// frame uses (160 colours in all): only the first few frames' colours can have small
+    /// global indices.
+    static func fourNewColoursPerFrame() -> [RGBAImage] {
+        func colour(_ i: Int) -> Pixel { Pixel(UInt8(i), UInt8(255 - i), UInt8((i * 37) % 256)) }
+        var random = TestRandom(state: 4)
+        return (0..<40).map { k in
+            makeImage(width: 32, height: 32) { x, y in
+                guard (4..<28).contains(x), (4..<28).contains(y) else { return .clear }
+                return colour(4 * k + random.next(4))
+            }
+        }
+    }
+
     /// Frames A, A, B, B, B, A: merged to A, B, A.
     static func repeats() -> [RGBAImage] {
         let a = makeImage(width: 6, height: 6) { x, _ in x < 3 ? Pixel(255, 0, 0) : .clear }
