@@ -11,6 +11,12 @@ For every preset in presets/, the frames are rendered once to PNG by animexport 
   (b)  ffmpeg       two passes: palettegen, then paletteuse (its defaults: sierra2_4a dither,
                     alpha threshold 128)
   (c)  (b) + gifsicle -O3
+  (b') ffmpeg       (b) on matted frames: a copy of every frame with animexport's alpha policy
+                    for the page colour m already applied (alpha 0 stays transparent, written
+                    as (0,0,0,0); any other alpha a becomes opaque with round((c·a + m·(255−a))/255)
+                    per channel), so ffmpeg gets what (a) encodes: the same input and the same
+                    smooth edges. Matting runs here in Pillow and is not counted in (b')'s time.
+  (c') (b') + gifsicle -O3
   (d)  ImageMagick  convert -delay 1xFPS -loop 0 FRAMES -layers Optimize
 
 and each GIF is decoded by Pillow. Per tool: wall ms of the encoding processes (best of three
@@ -18,9 +24,12 @@ runs, process start included; for (a) the in-process PNG decode and encode times
 too), bytes, total
 duration in cs (and its error against the loop period), PSNR in dB over all frames of the
 decoded GIF against the source frames, both composited on the same page colour (the preset's
-matte, else white), and the ratios ours/theirs. A GIF frame is matched to source frame i by
-time: the frame shown at (i + 1/2)/N of the GIF's own total duration, so a wrong delay costs
-duration error, not PSNR. Last: what `gifsicle -O3` saves on our own output.
+matte, else white), and the ratios ours/theirs: (a) against (c') is the fair byte comparison
+(equal input, equal edge quality); (b) and (c) show what a user gets feeding the RGBA frames
+straight to ffmpeg, whose paletteuse thresholds the soft edges at 50 % alpha. A GIF frame is
+matched to source frame i by time: the frame shown at (i + 1/2)/N of the GIF's own total
+duration, so a wrong delay costs duration error, not PSNR. Last: what `gifsicle -O3` saves on
+our own output.
 
 Needs Debian's python3 with Pillow (python3-pil), ffmpeg, gifsicle and imagemagick
 (`make deps`) and the release binaries (`make bench-peers` builds them).
@@ -100,6 +109,33 @@ def composite(image, page):
     return Image.alpha_composite(background, image.convert("RGBA")).convert("RGB")
 
 
+def apply_matte(image, page):
+    """animexport's alpha policy with matte `page`, as RGBA: alpha 0 becomes (0,0,0,0), any
+    other alpha is opaque with round((c·a + m·(255−a))/255). Pillow's alpha_composite onto an
+    opaque page rounds exactly so (check_matte), so only the alpha-0 pixels need putting back."""
+    image = image.convert("RGBA")
+    matted = Image.alpha_composite(Image.new("RGBA", image.size, page + (255,)), image)
+    clear = image.getchannel("A").point(lambda a: 255 if a == 0 else 0)
+    matted.paste((0, 0, 0, 0), None, clear)
+    return matted
+
+
+def check_matte():
+    """apply_matte() against the integer formula for every straight channel c and alpha a, and
+    pages with every channel value in some channel: stops the benchmark if Pillow rounds
+    differently (the (b')/(c') rows would not get animexport's input)."""
+    source = Image.new("RGBA", (256, 256))
+    source.putdata([(c, 255 - c, c * 7 % 256, a) for a in range(256) for c in range(256)])
+    pixels = list(source.getdata())
+    for page in ((255, 255, 255), (0, 0, 0), (0x1F, 0x4E, 0x79), (128, 64, 191)):
+        for (r, g, b, a), got in zip(pixels, apply_matte(source, page).getdata()):
+            want = (0, 0, 0, 0) if a == 0 else tuple(
+                (c * a + m * (255 - a) + 127) // 255 for c, m in zip((r, g, b), page)) + (255,)
+            if got != want:
+                sys.exit("bench-peers: apply_matte() gives %s for %s on %s, want %s"
+                         % (got, (r, g, b, a), page, want))
+
+
 def psnr(gif_path, sources, page):
     """PSNR (dB) over all frames; GIF frames matched to source frames by time."""
     delays = gif_delays(gif_path)
@@ -124,6 +160,11 @@ def psnr(gif_path, sources, page):
     if squared == 0:
         return math.inf
     return 10 * math.log10(255 * 255 / (squared / count))
+
+
+def decibels(quality):
+    """A PSNR for printing: inf, or one decimal."""
+    return "inf" if quality == math.inf else "%.1f" % quality
 
 
 def parse_colour(text):
@@ -153,6 +194,14 @@ def bench(preset, work):
     matte = preset_json.get("canvas", {}).get("matte")
     page = parse_colour(matte) if matte and matte != "none" else (255, 255, 255)
     sources = [composite(Image.open(p), page) for p in paths]
+    # The same frames with the alpha policy of (a) applied, for (b') and (c'): same file names,
+    # so ffmpeg reads them with the same pattern in the second folder. A preset without a matte
+    # (airplane: opaque, so nothing changes) is matted on white, where (a) thresholds instead.
+    matted_dir = os.path.join(work, name + "-matted")
+    os.mkdir(matted_dir)
+    for path in paths:
+        apply_matte(Image.open(path), page).save(os.path.join(matted_dir, os.path.basename(path)))
+    matted_pattern = os.path.join(matted_dir, os.path.basename(pattern))
     colours = set()
     for source in sources:
         found = source.getcolors(1 << 16)
@@ -180,6 +229,15 @@ def bench(preset, work):
     out["(b) ffmpeg 2-pass"] = (ms_b, b)
     c = os.path.join(work, name + "-c.gif")
     out["(c) ffmpeg + gifsicle -O3"] = (ms_b + run(["gifsicle", "-O3", b, "-o", c]), c)
+    matted_palette = os.path.join(work, name + "-matted-palette.png")
+    b2 = os.path.join(work, name + "-b-matted.gif")
+    ms_b2 = run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", matted_pattern,
+                 "-vf", "palettegen", matted_palette])
+    ms_b2 += run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", matted_pattern,
+                  "-i", matted_palette, "-lavfi", "paletteuse", b2])
+    out["(b') ffmpeg 2-pass, matted frames"] = (ms_b2, b2)
+    c2 = os.path.join(work, name + "-c-matted.gif")
+    out["(c') (b') + gifsicle -O3"] = (ms_b2 + run(["gifsicle", "-O3", b2, "-o", c2]), c2)
     d = os.path.join(work, name + "-d.gif")
     out["(d) ImageMagick Optimize"] = (
         run([CONVERT, "-delay", "1x%g" % fps, "-loop", "0"] + paths + ["-layers", "Optimize", d]), d)
@@ -187,7 +245,7 @@ def bench(preset, work):
     print("\n%s: %d frames, %dx%d, %g fps, %.3f s loop (%d cs), %s colours on the page"
           % (name, len(paths), sources[0].size[0], sources[0].size[1], fps, period, period_cs,
              len(colours) if len(colours) < 65535 else ">65535"))
-    print("  %-31s %9s %9s %12s %9s" % ("tool", "wall ms", "bytes", "duration cs", "PSNR dB"))
+    print("  %-33s %9s %9s %12s %9s" % ("tool", "wall ms", "bytes", "duration cs", "PSNR dB"))
     results = {}
     for tool, (ms, path) in out.items():
         size = os.path.getsize(path)
@@ -195,8 +253,7 @@ def bench(preset, work):
         quality = psnr(path, sources, page)
         results[tool] = (ms, size, duration, quality)
         error = duration - period_cs
-        print("  %-31s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error,
-                                                   "inf" if quality == math.inf else "%.1f" % quality))
+        print("  %-33s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error, decibels(quality)))
     print("  (a) in process: PNG decode %s ms, GIF encode %s ms (the rest of its wall time is process start)"
           % (inside[1], inside[3]))
     ours = results["(a) animexport"]
@@ -210,6 +267,9 @@ def bench(preset, work):
     print("  ours --lossy %d / (c)           bytes %.3f  (PSNR %.1f vs %.1f dB)"
           % (LOSSY, lossy[1] / results["(c) ffmpeg + gifsicle -O3"][1], lossy[3],
              results["(c) ffmpeg + gifsicle -O3"][3]))
+    matted = results["(c') (b') + gifsicle -O3"]
+    print("  ours/(c') same matted input    bytes %.3f  (PSNR %s vs %s dB)"
+          % (ours[1] / matted[1], decibels(ours[3]), decibels(matted[3])))
     for tool, path in (("(a)", a), ("(a')", a2)):
         optimised = os.path.join(work, name + "-reopt.gif")
         run(["gifsicle", "-O3", path, "-o", optimised])
@@ -221,6 +281,7 @@ def main():
     for tool in (ANIMEXPORT, BENCH, CONVERT, shutil.which("ffmpeg"), shutil.which("gifsicle")):
         if not tool or not os.access(tool, os.X_OK):
             sys.exit("bench-peers: missing %s (run make deps and make bench-peers)" % tool)
+    check_matte()
     presets = sorted(os.path.join(ROOT, "presets", f) for f in os.listdir(os.path.join(ROOT, "presets"))
                      if f.endswith(".json"))
     work = tempfile.mkdtemp(prefix="animexport-bench-peers-")
