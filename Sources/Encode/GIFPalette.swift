@@ -58,56 +58,66 @@ struct GIFPalette {
     /// A frame written with the global table needs an LZW code size of only the bits of the
     /// largest index it must write (`GIFFrameOptimizer`), so the order of the table matters.
     /// Each frame's needs are estimated as the colours of the pixels that differ from the
-    /// previous frame (frame 0: all of them), weighed by how many pixels differ. Two orders
-    /// are tried, and the one whose frames need fewer code bits in total is kept:
+    /// previous frame (frame 0: all of them), weighed by the number of runs of equal indices
+    /// among those pixels (a stand-in for the LZW codes the frame takes). Three orders
+    /// are tried, and the one whose frames need the fewest code bits in total is kept:
     /// - colours that the most frames change to come first;
-    /// - frames taken from the fewest colours to the most, each adding its colours.
+    /// - frames taken from the fewest colours to the most, each adding its colours;
+    /// - frames taken from the most runs to the fewest, each adding its colours.
     /// Ties keep the old order (first appearance for exact palettes); the transparency index
     /// stays 0. Every pixel shows the same colour as before.
     func reorderedByUse(_ frames: [IndexedFrame]) -> (GIFPalette, [IndexedFrame]) {
         let first = firstOpaqueIndex
         let colorCount = opaqueColors.count
-        // Per frame: the opaque ranks (index − first) it changes to, and how many pixels change.
-        var needs: [(ranks: [Int], pixels: Int)] = []
+        // Per frame: the opaque ranks (index − first) it changes to, and the runs they form.
+        var needs: [(ranks: [Int], runs: Int)] = []
         var frameCounts = [Int](repeating: 0, count: colorCount)
         var previous: [UInt8] = []
         for frame in frames {
             var seen = [Bool](repeating: false, count: 256)
-            var pixels = 0
+            var runs = 0
             frame.indices.withUnsafeBufferPointer { now in
                 previous.withUnsafeBufferPointer { before in
                     for p in now.indices where before.isEmpty || now[p] != before[p] {
                         seen[Int(now[p])] = true
-                        pixels += 1
+                        if p == 0 || now[p] != now[p - 1] { runs += 1 }
                     }
                 }
             }
             let ranks = (first..<(first + colorCount)).filter { seen[$0] }.map { $0 - first }
             for rank in ranks { frameCounts[rank] += 1 }
-            needs.append((ranks, pixels))
+            needs.append((ranks, runs))
             previous = frame.indices
         }
         let byFrameCount = (0..<colorCount).sorted { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }
-        var byFrameSize: [Int] = []
-        var placed = [Bool](repeating: false, count: colorCount)
-        let fewestFirst = needs.indices.sorted { (needs[$0].ranks.count, $0) < (needs[$1].ranks.count, $1) }
-        for need in fewestFirst.map({ needs[$0] }) {
-            for rank in need.ranks.sorted(by: { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }) where !placed[rank] {
-                placed[rank] = true
-                byFrameSize.append(rank)
+        // Frames taken in `sequence`, each adding the colours not placed yet (the ones the most
+        // frames use first), then the colours no frame changes to.
+        func adding(_ sequence: [Int]) -> [Int] {
+            var order: [Int] = []
+            var placed = [Bool](repeating: false, count: colorCount)
+            for k in sequence {
+                for rank in needs[k].ranks.sorted(by: { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) })
+                where !placed[rank] {
+                    placed[rank] = true
+                    order.append(rank)
+                }
             }
+            return order + (0..<colorCount).filter { !placed[$0] }
         }
-        byFrameSize += (0..<colorCount).filter { !placed[$0] }
-        // Code bits the frames need under an order: Σ changed pixels × code size.
+        let fewestColoursFirst = needs.indices.sorted { (needs[$0].ranks.count, $0) < (needs[$1].ranks.count, $1) }
+        let mostRunsFirst = needs.indices.sorted { (-needs[$0].runs, $0) < (-needs[$1].runs, $1) }
+        // Code bits the frames need under an order: Σ runs × code size.
         func cost(_ order: [Int]) -> Int {
             var position = [Int](repeating: 0, count: colorCount)
             for (newRank, oldRank) in order.enumerated() { position[oldRank] = newRank }
             return needs.reduce(0) { sum, need in
                 let largest = need.ranks.map { position[$0] + first }.max() ?? 0
-                return sum + need.pixels * GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
+                return sum + need.runs * GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
             }
         }
-        let order = cost(byFrameSize) < cost(byFrameCount) ? byFrameSize : byFrameCount
+        let candidates = [byFrameCount, adding(fewestColoursFirst), adding(mostRunsFirst)]
+        let costs = candidates.map(cost)
+        let order = candidates[costs.indices.min { (costs[$0], $0) < (costs[$1], $1) } ?? 0]
         guard order != Array(0..<colorCount) else { return (self, frames) }
         var remap = [UInt8](repeating: 0, count: 256)
         for i in 0..<first { remap[i] = UInt8(i) }
