@@ -163,6 +163,8 @@ struct GIFFrameOptimizer {
     /// when that saves bytes.
     private func finish(_ greedy: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
         var encoded = greedy
+        // Fixed symbol streams to try, each with the greedy and the lookahead parse.
+        var streams: [[UInt8]] = []
         if let t = transparent, greedy.flexible.contains(true) {
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
             var counts = [Int](repeating: 0, count: 256)
@@ -173,13 +175,30 @@ struct GIFFrameOptimizer {
             var rules: [(Int) -> Bool] = [{ _ in false }, { _ in true }]
             for colour in common.prefix(2) where common.count > 1 { rules.append { $0 == colour } }
             for ownColour in rules {
-                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && !ownColour(Int($0)) ? t : $0 }
-                let data = lzw.compress(fixed, flexible: [], alternative: t, minimumCodeSize: greedy.codeSize)
-                if data.count < encoded.data.count {
-                    encoded = Encoded(
-                        rect: greedy.rect, symbols: fixed, flexible: [], codeSize: greedy.codeSize, data: data)
-                }
+                streams.append(zip(greedy.symbols, greedy.flexible).map { $1 && !ownColour(Int($0)) ? t : $0 })
             }
+        } else {
+            streams.append(greedy.symbols)
+        }
+        // The greedy parse picks the stream; the lookahead parse then only runs on the winner.
+        var best = streams[0]
+        var bestGreedy = Int.max
+        for fixed in streams {
+            let data =
+                fixed == greedy.symbols && !greedy.flexible.contains(true)
+                ? greedy.data : lzw.compress(fixed, flexible: [], alternative: 0, minimumCodeSize: greedy.codeSize)
+            if data.count < bestGreedy {
+                best = fixed
+                bestGreedy = data.count
+            }
+            if data.count < encoded.data.count {
+                encoded = Encoded(
+                    rect: greedy.rect, symbols: fixed, flexible: [], codeSize: greedy.codeSize, data: data)
+            }
+        }
+        let parsed = lzw.compressWithLookahead(best, minimumCodeSize: greedy.codeSize)
+        if parsed.count < encoded.data.count {
+            encoded = Encoded(rect: greedy.rect, symbols: best, flexible: [], codeSize: greedy.codeSize, data: parsed)
         }
         var frame = GIFFramePlan.Frame(
             rect: encoded.rect, imageData: encoded.data, minimumCodeSize: encoded.codeSize, delay: delay,
@@ -212,8 +231,12 @@ struct GIFFrameOptimizer {
         }
         let symbols = encoded.symbols.map { local[Int($0)] }
         let alternative = transparent.map { local[Int($0)] } ?? 0
-        let data = lzw.compress(
+        var data = lzw.compress(
             symbols, flexible: encoded.flexible, alternative: alternative, minimumCodeSize: codeSize)
+        if encoded.flexible.isEmpty {
+            let parsed = lzw.compressWithLookahead(symbols, minimumCodeSize: codeSize)
+            if parsed.count < data.count { data = parsed }
+        }
         guard data.count + table.count < encoded.data.count else { return frame }
         frame.imageData = data
         frame.minimumCodeSize = codeSize

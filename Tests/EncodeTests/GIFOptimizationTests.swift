@@ -139,13 +139,11 @@ private func bits(for largest: Int) -> Int {
     #expect(decoded.frames.map(\.canvas) == frames)
     let sizes = lzwCodeSizes(encoded.bytes)
     #expect(sizes.count == 40)
-    // The first frames' colours take the smallest global indices; later frames would need 7 or
-    // 8 bits and carry a local table instead (the transparency index and four colours: 8
-    // entries, 3-bit codes).
+    // Only some frames' colours can have small global indices; the others would need 4–8 bits
+    // and carry a local table instead (the transparency index and four colours: 8 entries,
+    // 3-bit codes). Measured: 25 of the 40 frames.
     #expect(decoded.frames[0].hasLocalColorTable == false)
-    #expect(sizes[0] == 3)
-    let lastTenHaveLocalTables = decoded.frames.suffix(10).allSatisfy { $0.hasLocalColorTable }
-    #expect(lastTenHaveLocalTables)
+    #expect(decoded.frames.filter(\.hasLocalColorTable).count >= 10)
     for (frame, size) in zip(decoded.frames, sizes) {
         if frame.hasLocalColorTable {
             #expect(size == 3)
@@ -197,16 +195,12 @@ func randomAnimationsDecodeExactly(seed: Int) throws {
     #expect(encoded.frameCount == collapsingRepeats(frames).count)
 }
 
-@Test func lzwStreamWithoutChoicesDecodesInGiflib() throws {
-    // 20 000 pixels of a 4-bit image: the code width grows to 12 bits and the table clears.
-    var random = TestRandom(state: 5)
-    let symbols = (0..<20000).map { _ in UInt8(random.next(3) == 0 ? random.next(16) : 7) }
-    let encoder = LZWEncoder()
-    let data = encoder.compress(symbols, flexible: [], alternative: 0, minimumCodeSize: 4)
-    // Wrap in a minimal GIF by hand and read it with giflib.
-    var gif: [UInt8] = Array("GIF89a".utf8) + [200, 0, 100, 0, 0x83, 0, 0]
+/// `data` (an LZW stream for a `width`×`height` image with 4-bit codes) wrapped in a minimal GIF
+/// by hand and decoded by giflib: the image's indices.
+private func giflibIndices(_ data: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+    var gif: [UInt8] = Array("GIF89a".utf8) + [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height), 0, 0x83, 0, 0]
     gif += (0..<16).flatMap { [UInt8($0 * 16), UInt8($0), 0] }
-    gif += [0x2C, 0, 0, 0, 0, 200, 0, 100, 0, 0, 4]
+    gif += [0x2C, 0, 0, 0, 0, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height), 0, 0, 4]
     var start = 0
     while start < data.count {
         let count = min(255, data.count - start)
@@ -215,6 +209,74 @@ func randomAnimationsDecodeExactly(seed: Int) throws {
         start += count
     }
     gif += [0, 0x3B]
-    let decoded = try GIFDecoder.decode(gif)
-    #expect(decoded.frames[0].indices == symbols)
+    return try GIFDecoder.decode(gif).frames[0].indices
+}
+
+/// 20 000 pixels of a 4-bit image, mostly index 7: the code width grows to 12 bits and the
+/// table clears.
+private func sparseNoise() -> [UInt8] {
+    var random = TestRandom(state: 5)
+    return (0..<20000).map { _ in UInt8(random.next(3) == 0 ? random.next(16) : 7) }
+}
+
+@Test func lzwStreamWithoutChoicesDecodesInGiflib() throws {
+    let symbols = sparseNoise()
+    let data = LZWEncoder().compress(symbols, flexible: [], alternative: 0, minimumCodeSize: 4)
+    #expect(try giflibIndices(data, width: 200, height: 100) == symbols)
+}
+
+/// A 96×96 ring with anti-aliased edges, as loaders draw them: index 0 outside, 15 on the
+/// ring, and 1…14 for the edge pixels' coverage (4×4 samples per pixel).
+private func antialiasedRing() -> [UInt8] {
+    (0..<(96 * 96)).map { p in
+        var covered = 0
+        for sy in 0..<4 {
+            for sx in 0..<4 {
+                let x = Double(p % 96) + (Double(sx) + 0.5) / 4 - 48
+                let y = Double(p / 96) + (Double(sy) + 0.5) / 4 - 48
+                let r = (x * x + y * y).squareRoot()
+                if r > 30 && r < 40 { covered += 1 }
+            }
+        }
+        return UInt8(covered == 16 ? 15 : min(covered, 14))
+    }
+}
+
+/// Streams for the lookahead parse: noise, runs, stripes, a repeated phrase, an anti-aliased
+/// ring, and one-, two- and three-pixel images.
+private func lookaheadStreams() -> [(width: Int, height: Int, symbols: [UInt8])] {
+    var random = TestRandom(state: 9)
+    let runs = (0..<12000).map { i in UInt8((i / (1 + i % 37)) % 3 == 0 ? 0 : random.next(4)) }
+    let stripes = (0..<9000).map { i in UInt8(i % 90 < 60 ? 3 : (i / 7) % 16) }
+    let phrase: [UInt8] = [1, 2, 3, 1, 2, 3, 4, 1, 2, 3, 4, 5, 1, 2]
+    let repeated = Array((0..<400).map { _ in phrase }.joined())
+    return [
+        (200, 100, sparseNoise()), (120, 100, runs), (90, 100, stripes), (140, 40, repeated),
+        (96, 96, antialiasedRing()), (1, 1, [5]), (2, 1, [5, 5]), (3, 1, [1, 2, 1]),
+    ]
+}
+
+@Test(arguments: 0..<8)
+func lookaheadParseDecodesInGiflib(stream: Int) throws {
+    let (width, height, symbols) = lookaheadStreams()[stream]
+    let data = LZWEncoder().compressWithLookahead(symbols, minimumCodeSize: 4)
+    #expect(try giflibIndices(data, width: width, height: height) == symbols)
+}
+
+@Test func lookaheadParseSizesAgainstGreedy() {
+    // The lookahead parse spends a code on a duplicate dictionary entry whenever it takes a
+    // shorter string, so it is not always smaller: it wins on anti-aliased edges and loses on
+    // repetitive content, which is why `GIFFrameOptimizer` keeps whichever is shorter.
+    // Measured: ring 700 → 655 bytes, repeated phrase 377 → 1973 bytes.
+    let encoder = LZWEncoder()
+    func sizes(_ symbols: [UInt8]) -> (greedy: Int, lookahead: Int) {
+        (
+            encoder.compress(symbols, flexible: [], alternative: 0, minimumCodeSize: 4).count,
+            encoder.compressWithLookahead(symbols, minimumCodeSize: 4).count
+        )
+    }
+    let ring = sizes(antialiasedRing())
+    let repeated = sizes(lookaheadStreams()[3].symbols)
+    #expect(ring.lookahead < ring.greedy)
+    #expect(repeated.lookahead > repeated.greedy)
 }
