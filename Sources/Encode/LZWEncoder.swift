@@ -43,60 +43,46 @@ struct LZWEncoder {
     }
 }
 
-/// The dictionary from `prefix << 8 | symbol` to a code: open addressing over 8192 slots (at
-/// most 3838 entries live between clears). A slot is live when its stamp equals `generation`,
-/// so clearing is O(1).
+/// The dictionary from `prefix << 8 | symbol` to a code, indexed directly: 4096 prefixes ×
+/// 256 symbols of `UInt16` (2 MiB), 0 meaning absent (no dictionary code is below 6). Clearing
+/// zeroes only the entries set since the last clear (at most 4096).
 final class LZWTable {
-    static let slotBits = 13
-    static let mask = (1 << slotBits) - 1
-    let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
-    let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: 1 << slotBits)
-    let stamps = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << slotBits)
-    var generation: UInt32 = 1
+    static let capacity = 4096 << 8
+    let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
+    /// Keys set since the last clear.
+    let touched = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
+    var touchedCount = 0
 
     init() {
-        keys.initialize(repeating: 0, count: 1 << Self.slotBits)
-        codes.initialize(repeating: 0, count: 1 << Self.slotBits)
-        stamps.initialize(repeating: 0, count: 1 << Self.slotBits)
+        codes.initialize(repeating: 0, count: Self.capacity)
+        touched.initialize(repeating: 0, count: 4096)
     }
 
     deinit {
-        keys.deallocate()
         codes.deallocate()
-        stamps.deallocate()
+        touched.deallocate()
     }
 
     /// Forgets every entry.
     func clear() {
-        generation &+= 1
-        if generation == 0 {
-            stamps.update(repeating: 0, count: 1 << Self.slotBits)
-            generation = 1
-        }
-    }
-
-    @inline(__always) static func slot(_ key: UInt32) -> Int {
-        Int((key &* 0x9E37_79B1) >> UInt32(32 - slotBits))
+        for i in 0..<touchedCount { codes[Int(touched[i])] = 0 }
+        touchedCount = 0
     }
 
     /// The code for `prefix` followed by `symbol`, or −1.
     @inline(__always) func lookup(_ prefix: Int, _ symbol: UInt8) -> Int {
-        let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(symbol)
-        var s = Self.slot(key)
-        while stamps[s] == generation {
-            if keys[s] == key { return Int(codes[s]) }
-            s = (s + 1) & Self.mask
-        }
-        return -1
+        let code = codes[prefix << 8 | Int(symbol)]
+        return code == 0 ? -1 : Int(code)
     }
 
+    /// Adds `prefix` + `symbol` as `code`; a string already present keeps its first code (the
+    /// lookahead parse may add one twice, and both codes stand for the same string).
     @inline(__always) func insert(_ prefix: Int, _ symbol: UInt8, code: Int) {
-        let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(symbol)
-        var s = Self.slot(key)
-        while stamps[s] == generation { s = (s + 1) & Self.mask }
-        stamps[s] = generation
-        keys[s] = key
-        codes[s] = UInt16(truncatingIfNeeded: code)
+        let key = prefix << 8 | Int(symbol)
+        guard codes[key] == 0, touchedCount < 4096 else { return }
+        codes[key] = UInt16(truncatingIfNeeded: code)
+        touched[touchedCount] = Int32(key)
+        touchedCount += 1
     }
 }
 
