@@ -19,9 +19,16 @@
 ///   frame 0 right), frame k gets disposal 2 (its rectangle, grown to cover those pixels, is
 ///   cleared to transparent afterwards) or disposal 3 (the screen goes back to how it was
 ///   before frame k, allowed when all those pixels were transparent then), whichever makes
-///   frame k plus the next frame's rectangle smaller. Otherwise disposal 1. Frames with
+///   frame k plus the next frame smaller (frame k compressed both ways; the next frame
+///   estimated as its pixels that differ from each screen at frame k's bytes per pixel of its
+///   rectangle). Otherwise disposal 1. Frames with
 ///   disposal 2 always name the transparency index, because Pillow and ffmpeg clear to the
 ///   background colour when a frame has none.
+/// - **Code size**: a frame written with the global table uses the LZW minimum code size of the
+///   largest index it must write; an unchanged pixel whose own index needs more is written as
+///   the transparency index (`GIFPalette.reorderedByUse` gives busy colours small indices).
+/// - **Parse**: of the greedy stream and the uniform rules in `finish`, the shortest under the
+///   greedy parse is also tried with `LZWEncoder.compressWithLookahead`; the shorter is kept.
 /// - **Local colour tables**: a frame whose rectangle uses few colours gets a smaller local
 ///   table when table plus shorter codes come out smaller than the global table's codes.
 /// - **Tolerance** (`lossy` > 0, `GIFOptions.lossy`): a pixel whose wanted colour is within
@@ -138,9 +145,13 @@ struct GIFFrameOptimizer {
                     // Disposal 3: the screen returns to `canvas`.
                     let restored =
                         grown == rect ? cleared : try encode(target, over: canvas, in: rect, pinned: pinned)
-                    let costCleared = cleared.data.count + (isLast ? 0 : try estimate(next, over: clearedCanvas))
-                    let costRestored = restored.data.count + (isLast ? 0 : try estimate(next, over: canvas))
-                    if costRestored < costCleared {
+                    // This frame's bytes either way, plus the next frame's: estimated from how
+                    // many of its pixels differ from each screen, at this frame's bytes per pixel
+                    // (a trial compression of the next frame cost more time than it saved bytes).
+                    let bytesPerPixel = Double(cleared.data.count) / Double(max(1, grown.width * grown.height))
+                    let nextCleared = isLast ? 0 : Double(changedPixels(next, over: clearedCanvas)) * bytesPerPixel
+                    let nextRestored = isLast ? 0 : Double(changedPixels(next, over: canvas)) * bytesPerPixel
+                    if Double(restored.data.count) + nextRestored < Double(cleared.data.count) + nextCleared {
                         chosen = restored
                         disposal = GIFFramePlan.restoreToPrevious
                     }
@@ -325,10 +336,15 @@ struct GIFFrameOptimizer {
         return Encoded(rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize, data: data)
     }
 
-    /// Bytes the next frame would take over `canvas` with disposal 1.
-    private func estimate(_ next: [UInt8], over canvas: [UInt8]) throws -> Int {
-        guard let rect = differenceBox(canvas, next) else { return 0 }
-        return try encode(next, over: canvas, in: rect).data.count
+    /// How many pixels of `next` differ from `canvas`.
+    private func changedPixels(_ next: [UInt8], over canvas: [UInt8]) -> Int {
+        next.withUnsafeBufferPointer { next in
+            canvas.withUnsafeBufferPointer { canvas in
+                var count = 0
+                for p in next.indices where next[p] != canvas[p] { count += 1 }
+                return count
+            }
+        }
     }
 
     /// Bounding box of the pixels where `b` (wanted) differs from `a` (shown), or nil: beyond
