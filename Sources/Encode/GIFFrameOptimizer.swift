@@ -174,8 +174,9 @@ struct GIFFrameOptimizer {
     /// when that saves bytes.
     private func finish(_ greedy: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
         var encoded = greedy
-        // Fixed symbol streams to try, each with the greedy and the lookahead parse.
-        var streams: [[UInt8]] = []
+        // The fixed stream the lookahead parse runs on: the frame's own symbols when it has no
+        // unchanged pixels to decide, else the rule that the greedy parse compresses best.
+        var best = (symbols: greedy.symbols, data: greedy.data)
         if let t = transparent, greedy.flexible.contains(true) {
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
             var counts = [Int](repeating: 0, count: 256)
@@ -185,31 +186,21 @@ struct GIFFrameOptimizer {
             let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
             var rules: [(Int) -> Bool] = [{ _ in false }, { _ in true }]
             for colour in common.prefix(2) where common.count > 1 { rules.append { $0 == colour } }
+            best.data = []
             for ownColour in rules {
-                streams.append(zip(greedy.symbols, greedy.flexible).map { $1 && !ownColour(Int($0)) ? t : $0 })
+                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && !ownColour(Int($0)) ? t : $0 }
+                let data = lzw.compress(fixed, flexible: [], alternative: 0, minimumCodeSize: greedy.codeSize)
+                if best.data.isEmpty || data.count < best.data.count { best = (fixed, data) }
             }
-        } else {
-            streams.append(greedy.symbols)
-        }
-        // The greedy parse picks the stream; the lookahead parse then only runs on the winner.
-        var best = streams[0]
-        var bestGreedy = Int.max
-        for fixed in streams {
-            let data =
-                fixed == greedy.symbols && !greedy.flexible.contains(true)
-                ? greedy.data : lzw.compress(fixed, flexible: [], alternative: 0, minimumCodeSize: greedy.codeSize)
-            if data.count < bestGreedy {
-                best = fixed
-                bestGreedy = data.count
-            }
-            if data.count < encoded.data.count {
+            if best.data.count < encoded.data.count {
                 encoded = Encoded(
-                    rect: greedy.rect, symbols: fixed, flexible: [], codeSize: greedy.codeSize, data: data)
+                    rect: greedy.rect, symbols: best.symbols, flexible: [], codeSize: greedy.codeSize, data: best.data)
             }
         }
-        let parsed = lzw.compressWithLookahead(best, minimumCodeSize: greedy.codeSize)
+        let parsed = lzw.compressWithLookahead(best.symbols, minimumCodeSize: greedy.codeSize)
         if parsed.count < encoded.data.count {
-            encoded = Encoded(rect: greedy.rect, symbols: best, flexible: [], codeSize: greedy.codeSize, data: parsed)
+            encoded = Encoded(
+                rect: greedy.rect, symbols: best.symbols, flexible: [], codeSize: greedy.codeSize, data: parsed)
         }
         var frame = GIFFramePlan.Frame(
             rect: encoded.rect, imageData: encoded.data, minimumCodeSize: encoded.codeSize, delay: delay,
