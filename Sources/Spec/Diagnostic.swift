@@ -69,11 +69,19 @@ public struct Diagnostic: Equatable, Hashable, Sendable, CustomStringConvertible
 /// Thrown when a preset has one or more errors; carries every diagnostic found in the run
 /// (warnings included) so the CLI can print them all at once.
 public struct PresetError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Every problem found, errors and warnings, in file order.
+    /// Every problem found, errors and warnings, in file order: by line and column, then those
+    /// without a location (about the whole preset), each group in the order found.
     public var diagnostics: [Diagnostic]
 
-    /// Wraps a list of diagnostics.
-    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+    /// Wraps a list of diagnostics, sorted into file order (the decoder finds them in passes:
+    /// parameters first, then the rest of the document).
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics.indices.sorted { a, b in
+            let la = diagnostics[a].location.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            let lb = diagnostics[b].location.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            return (la.0, la.1, a) < (lb.0, lb.1, b)
+        }.map { diagnostics[$0] }
+    }
 
     /// One diagnostic per line.
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }

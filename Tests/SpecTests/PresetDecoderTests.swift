@@ -241,6 +241,22 @@ func brokenLayerIsReportedAtItsPath(layer: String, path: String, message: String
             == "t.json:2:14: error: $.version: unsupported format version 2; this animexport reads version 1")
 }
 
+@Test func problemsComeInFileOrderThoughParametersAreCheckedFirst() {
+    // The decoder checks "params" before the rest; the report still reads top to bottom.
+    let found = problems(
+        """
+        {
+          "version": 1, "name": "x", "fps": true,
+          "canvas": { "width": 10, "height": 10 },
+          "params": { "w": { "default": 1, "typ": "number" } },
+          "layers": [ { "type": "circle", "center": [1, 2], "radius": "ninety" } ]
+        }
+        """)
+    let lines = found.compactMap { $0.location?.line }
+    #expect(lines == [2, 4, 5], "got: \(found.map(\.description))")
+    #expect(found.map(\.path) == ["$.fps", "$.params.w.typ", "$.layers[0].radius"])
+}
+
 @Test func invalidJSONNamesTheSpot() {
     let found = problems("{\n  \"version\": 1,\n  \"name\": \"x\",\n}")
     #expect(found.count == 1)
