@@ -228,6 +228,13 @@ enum JobPlanner {
         }
         var seen = Set<String>()
         for path in jobs.flatMap(\.paths) + extra {
+            // A folder where a file should go would fail only at the rename, after the job's
+            // other files were written (a sheet's NAME.json, say).
+            var isFolder: ObjCBool = false
+            if writing, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                console.error(WriteError(path: path, reason: "a folder of that name is in the way").message)
+                throw ExitFailure(code: .failure)
+            }
             let directory = (path as NSString).deletingLastPathComponent
             let dir = directory.isEmpty ? "." : directory
             guard seen.insert(dir).inserted else { continue }

@@ -86,6 +86,17 @@ import Testing
         #expect(listing(dir) == ["plain"])
     }
 
+    @Test func folderInThePlaceOfASheetsJSONStopsEverythingBeforeRendering() throws {
+        let dir = try temporaryDirectory()
+        // The sheet's NAME.json is derived from -o NAME.png; a folder there once let the GIF and
+        // the PNG be written before the JSON's rename failed.
+        try FileManager.default.createDirectory(atPath: dir + "/c.json/inside", withIntermediateDirectories: true)
+        let run = try runTool([Self.circular, "-o", "c.gif", "-o", "c.png"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: cannot write c.json: a folder of that name is in the way\n")
+        #expect(listing(dir) == ["c.json"])
+    }
+
     @Test func unreadablePresetInABatchStopsEverything() throws {
         let dir = try temporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
