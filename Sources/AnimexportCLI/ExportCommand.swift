@@ -124,13 +124,21 @@ enum ExportCommand {
         }
         var outcome = Outcome()
         outcome.fileCount = product.files.count
+        var written: [String] = []
         for file in product.files {
             switch mode {
             case .write:
                 do {
                     try AtomicFile.write(file.bytes, to: file.path)
+                    written.append(file.path)
                 } catch {
-                    return Outcome(error: JobPlanner.JobError(code: .failure, message: error.message))
+                    // Say which of this job's files are complete (a full disk can stop it halfway).
+                    let done =
+                        written.isEmpty
+                        ? ""
+                        : " (written before it: \(written.prefix(3).joined(separator: ", "))"
+                            + (written.count > 3 ? " and \(written.count - 3) more" : "") + ")"
+                    return Outcome(error: JobPlanner.JobError(code: .failure, message: error.message + done))
                 }
             case .check:
                 if let existing = FileManager.default.contents(atPath: file.path) {
