@@ -75,12 +75,16 @@ struct GIFPalette {
         var previous: [UInt8] = []
         for frame in frames {
             var seen = [Bool](repeating: false, count: 256)
-            var runs = 0
-            frame.indices.withUnsafeBufferPointer { now in
+            let runs = frame.indices.withUnsafeBufferPointer { now in
                 previous.withUnsafeBufferPointer { before in
-                    for p in now.indices where before.isEmpty || now[p] != before[p] {
-                        seen[Int(now[p])] = true
-                        if p == 0 || now[p] != now[p - 1] { runs += 1 }
+                    seen.withUnsafeMutableBufferPointer { seen in
+                        var runs = 0
+                        let isFirst = before.isEmpty
+                        for p in now.indices where isFirst || now[p] != before[p] {
+                            seen[Int(now[p])] = true
+                            if p == 0 || now[p] != now[p - 1] { runs += 1 }
+                        }
+                        return runs
                     }
                 }
             }
@@ -124,7 +128,17 @@ struct GIFPalette {
         for (newRank, oldRank) in order.enumerated() { remap[oldRank + first] = UInt8(newRank + first) }
         var palette = self
         palette.opaqueColors = order.map { opaqueColors[$0] }
-        let remapped = frames.map { frame in IndexedFrame(indices: frame.indices.map { remap[Int($0)] }) }
+        let remapped = remap.withUnsafeBufferPointer { remap in
+            frames.map { frame in
+                IndexedFrame(
+                    indices: [UInt8](unsafeUninitializedCapacity: frame.indices.count) { out, count in
+                        frame.indices.withUnsafeBufferPointer { indices in
+                            for p in indices.indices { out[p] = remap[Int(indices[p])] }
+                        }
+                        count = frame.indices.count
+                    })
+            }
+        }
         return (palette, remapped)
     }
 
