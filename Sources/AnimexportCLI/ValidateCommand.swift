@@ -30,7 +30,9 @@ enum ValidateCommand {
         var errors = 0
         var warnings = 0
         var code = ExitCode.success
-        var facts: String?
+        // Loop facts per `--set` combination, labelled by the settings that fan out.
+        var facts: [String] = []
+        let fanOut = options.settings.filter { $0.values.count > 1 }.map(\.name)
         func emit(_ d: Diagnostic) {
             var shown = d
             if options.strict && d.severity == .warning { shown.severity = .error }
@@ -63,8 +65,11 @@ enum ValidateCommand {
                 loopLints(plan, file: path, composition: composition)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
-                facts =
-                    "\(formatNumber(plan.period)) s loop, \(plan.frameCount) frames at \(formatNumber(fps)) fps, \(formatNumber(composition.canvas.width))×\(formatNumber(composition.canvas.height)) pt"
+                let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
+                facts.append(
+                    (label.isEmpty ? "" : label + ": ")
+                        + "\(formatNumber(plan.period)) s loop, \(plan.frameCount) frames at \(formatNumber(fps)) fps, \(formatNumber(composition.canvas.width))×\(formatNumber(composition.canvas.height)) pt"
+                )
             } catch {
                 emit(Diagnostic(.error, file: path, path: "$", location: nil, message: error.message))
             }
@@ -77,7 +82,8 @@ enum ValidateCommand {
         if code == .success {
             if !options.quiet {
                 let extra = counts.isEmpty ? "" : "; " + counts.joined(separator: ", ")
-                console.out("\(path): valid (\(facts ?? "no loop"))\(extra)")
+                let summary = facts.isEmpty ? "no loop" : facts.joined(separator: "; ")
+                console.out("\(path): valid (\(summary))\(extra)")
             }
         } else if !counts.isEmpty {
             console.note("\(path): \(counts.joined(separator: ", "))")

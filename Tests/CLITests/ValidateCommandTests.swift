@@ -98,6 +98,12 @@ struct ValidateCommandTests {
         try writeFile(squarePreset(), to: dir + "/sq.json")
         let fine = try runTool(["validate", "sq.json", "--set", "size=10,40"], in: dir)
         #expect(fine.status == 0)
+        // One line for the preset, with the facts of every combination (not only the last).
+        let lines = fine.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("sq.json: valid (size=10: ") == true, "got: \(fine.stdout)")
+        #expect(lines.first?.contains(" 10×10 pt; size=40: ") == true, "got: \(fine.stdout)")
+        #expect(lines.first?.hasSuffix(" 40×40 pt)") == true, "got: \(fine.stdout)")
         let bad = try runTool(["validate", "sq.json", "--set", "sise=10"], in: dir)
         #expect(bad.status == 64)
         #expect(
