@@ -3,12 +3,12 @@
 extension RGBAColor {
     /// The forms `init?(parsing:)` accepts, for error messages ("expected a colour (…), found …").
     public static let acceptedColorForms =
-        "#RRGGBB, #RRGGBBAA, #RGB or a name such as blue, mint, white, clear"
+        "#RRGGBB, #RRGGBBAA, #RGB, #RGBA or a name such as blue, mint, white, clear"
 
-    /// Parses a preset colour: `#RGB` (each digit doubled, as in CSS), `#RRGGBB` (opaque),
-    /// `#RRGGBBAA` (straight alpha last), hex digits in either case, or one of
-    /// `namedColors` (case-sensitive). Nothing else: no surrounding whitespace, no `#RGBA`,
-    /// no `rgb(…)`. Returns `nil` for anything not accepted.
+    /// Parses a preset colour: `#RGB` and `#RGBA` (each digit doubled, as in CSS Color 4's
+    /// hex notation), `#RRGGBB` (opaque), `#RRGGBBAA` (straight alpha last), hex digits in
+    /// either case, or one of `namedColors` (case-sensitive). Nothing else: no surrounding
+    /// whitespace, no `rgb(…)`. Returns `nil` for anything not accepted.
     public init?(parsing text: String) {
         guard let first = text.utf8.first else { return nil }
         guard first == UInt8(ascii: "#") else {
@@ -28,6 +28,7 @@ extension RGBAColor {
         let channels: [UInt8]
         switch nibbles.count {
         case 3: channels = nibbles.map { $0 * 17 } + [255]
+        case 4: channels = nibbles.map { $0 * 17 }
         case 6, 8:
             channels =
                 stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] * 16 + nibbles[$0 + 1] }

@@ -150,7 +150,7 @@ final class DecodeContext {
         return nil
     }
 
-    /// A colour string (`#RRGGBB`, `#RRGGBBAA`, `#RGB`, a name) or `$param` of colour type.
+    /// A colour string (`#RRGGBB`, `#RRGGBBAA`, `#RGB`, `#RGBA`, a name) or `$param` of colour type.
     func color(_ value: JSONValue, _ path: String) -> RGBAColor? {
         guard case .string(let text) = value.kind else {
             error(

@@ -41,6 +41,9 @@ import Testing
         #expect(RGBAColor(parsing: "#007aff") == RGBAColor(parsing: "#007AFF"))
         #expect(RGBAColor(parsing: "#0aF") == RGBAColor(red: 0, green: 170.0 / 255, blue: 1))
         #expect(RGBAColor(parsing: "#FFF") == .white)
+        // #RGBA doubles each digit, alpha included (CSS Color 4): #F008 is #FF000088.
+        #expect(RGBAColor(parsing: "#F008") == RGBAColor(red: 1, green: 0, blue: 0, alpha: 0x88 / 255.0))
+        #expect(RGBAColor(parsing: "#0000") == .clear)
         #expect(
             RGBAColor(parsing: "#FF3B3080")
                 == RGBAColor(red: 1, green: 59.0 / 255, blue: 48.0 / 255, alpha: 128.0 / 255))
@@ -51,7 +54,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "#", "#1", "#12", "#1234", "#12345", "#1234567", "#123456789", "#GGGGGG", "#12 456",
+        "", "#", "#1", "#12", "#12345", "#1234567", "#123456789", "#GGGGGG", "#12 456",
         " #FFFFFF", "#FFFFFF ", "FFFFFF", "##FFF", "#ＦＦＦ", "Blue", "BLUE", "grey", "rgb(0,0,0)",
         "blue ",
         "systemBlue", "accentcolor", "$color",
@@ -91,6 +94,6 @@ import Testing
     @Test func acceptedFormsText() {
         #expect(
             RGBAColor.acceptedColorForms
-                == "#RRGGBB, #RRGGBBAA, #RGB or a name such as blue, mint, white, clear")
+                == "#RRGGBB, #RRGGBBAA, #RGB, #RGBA or a name such as blue, mint, white, clear")
     }
 }

@@ -342,7 +342,7 @@ func lintsAreWarningsWithCodes(layer: String, code: String) throws {
     let found = problems(
         preset(
             layer: ##"{ "type": "circle", "center": [1, 2], "radius": 1, "fill": "$color" }"##,
-            params: ##"{ "color": { "default": "#07AF" } }"##))
+            params: ##"{ "color": { "default": "#07AFF" } }"##))
     #expect(found.count == 1, "\(found.map(\.description))")
     #expect(found.first?.path == "$.params.color.default")
 }
