@@ -43,7 +43,7 @@ enum JobExecutor {
 
     /// Produces `job`'s files.
     /// - Parameters:
-    ///   - workers: frames rendered at once.
+    ///   - workers: frames rendered (and GIF frames compressed) at once.
     ///   - progress: called per rendered frame.
     /// - Throws: `JobPlanner.JobError` (exit 1) naming the preset and the failing step.
     static func run(
@@ -85,7 +85,8 @@ enum JobExecutor {
                 )
             }
             if let animation = forGIF {
-                try encodeGIF(animation, job: job, options: options, extras: extras, into: &product)
+                try encodeGIF(
+                    animation, job: job, options: options, extras: extras, workers: workers, into: &product)
             }
             if let animation = full {
                 try encodeSheets(animation, job: job, options: options, extras: extras, into: &product)
@@ -108,10 +109,11 @@ enum JobExecutor {
     }
 
     private static func encodeGIF(
-        _ animation: RenderedAnimation, job: ExportJob, options: Options, extras: Extras,
+        _ animation: RenderedAnimation, job: ExportJob, options: Options, extras: Extras, workers: Int,
         into product: inout JobProduct
     ) throws {
         var gifOptions = GIFOptions()
+        gifOptions.workers = workers
         gifOptions.loop = options.loop
         gifOptions.matte = job.matte
         gifOptions.dither = options.dither

@@ -14,25 +14,50 @@ struct ColorHistogram {
         self.counts = counts
     }
 
-    /// Counts the opaque pixels of all frames.
-    init(_ flattened: FlattenedFrames) {
+    /// The histograms of consecutive frames added up, in their order (so first appearance
+    /// stays first appearance).
+    init(merging parts: [ColorHistogram]) {
         var slots = ColorIndexTable()
-        var last = FlattenedFrames.transparent
-        var lastSlot = -1
-        for frame in flattened.frames {
-            for color in frame where color != FlattenedFrames.transparent {
-                if color != last {
-                    let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
-                    if inserted {
-                        colors.append(color)
-                        counts.append(0)
-                    }
-                    last = color
-                    lastSlot = Int(slot)
+        for part in parts {
+            for (color, count) in zip(part.colors, part.counts) {
+                let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
+                if inserted {
+                    colors.append(color)
+                    counts.append(count)
+                } else {
+                    counts[Int(slot)] += count
                 }
-                counts[lastSlot] += 1
             }
         }
+    }
+
+    /// The opaque pixels of one flattened frame (`FlattenedFrames.transparent` is skipped).
+    init(frame: UnsafeBufferPointer<UInt32>) {
+        var slots = ColorIndexTable()
+        // Runs of one colour are counted first and added once.
+        var last = FlattenedFrames.transparent
+        var lastSlot = -1
+        var run = 0
+        for color in frame {
+            if color == last {
+                run += 1
+                continue
+            }
+            if lastSlot >= 0 { counts[lastSlot] += run }
+            last = color
+            run = 1
+            if color == FlattenedFrames.transparent {
+                lastSlot = -1
+                continue
+            }
+            let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
+            if inserted {
+                colors.append(color)
+                counts.append(0)
+            }
+            lastSlot = Int(slot)
+        }
+        if lastSlot >= 0 { counts[lastSlot] += run }
     }
 
     /// At most `limit` entries (≥ 1): with the fewest low bits `b` dropped from every channel

@@ -5,21 +5,56 @@ internal import Spec
 
 /// Frames with GIF's 1-bit alpha applied: every pixel is either an opaque colour packed as
 /// `0x00RRGGBB` or `FlattenedFrames.transparent`.
-struct FlattenedFrames {
+///
+/// The frames are flattened on demand into a caller's buffer rather than kept: the encoder
+/// reads them twice (histogram, then palette indices), and holding 4 bytes per pixel of every
+/// frame cost more in fresh memory than flattening twice costs in arithmetic.
+struct FlattenedFrames: Sendable {
     /// The marker for a transparent pixel; never a packed opaque colour (top byte is 0 there).
     static let transparent: UInt32 = .max
 
     /// Canvas width in pixels.
-    var width: Int
+    let width: Int
     /// Canvas height in pixels.
-    var height: Int
-    /// One `width·height` array per frame, row-major.
-    var frames: [[UInt32]]
-    /// Whether any pixel of any frame is transparent.
-    var hasTransparency: Bool
-    /// Pixels with 0 < alpha < 255 that became fully opaque or fully transparent without a
-    /// matte (0 with a matte).
-    var collapsedEdgePixels: Int
+    let height: Int
+    /// The straight-alpha frames, each `width`×`height`.
+    let images: [RGBAImage]
+    /// The rule that flattens them.
+    let policy: GIFAlphaPolicy
+
+    /// Frame count.
+    var count: Int { images.count }
+
+    /// Frame `k` flattened into `buffer` (resized to `width·height` when it differs).
+    /// - Returns: whether any pixel is transparent, and how many edge pixels collapsed.
+    @discardableResult
+    func flatten(_ k: Int, into buffer: inout [UInt32]) -> (hasTransparency: Bool, collapsed: Int) {
+        let count = width * height
+        if buffer.count != count { buffer = [UInt32](repeating: 0, count: count) }
+        return buffer.withUnsafeMutableBufferPointer { policy.flatten(images[k], into: $0) }
+    }
+
+    /// Frame `k` flattened, row-major.
+    func frame(_ k: Int) -> [UInt32] {
+        var buffer: [UInt32] = []
+        flatten(k, into: &buffer)
+        return buffer
+    }
+
+    /// Every frame's opaque colours, counted, with whether any pixel is transparent and how
+    /// many edge pixels collapsed; frames on up to `workers` threads, merged in frame order
+    /// (so the histogram keeps the order of first appearance).
+    func survey(workers: Int = 1) -> (histogram: ColorHistogram, hasTransparency: Bool, collapsedEdgePixels: Int) {
+        let perFrame = ParallelWork.map(count: count, workers: workers, makeState: { [UInt32]() }) {
+            k, buffer in
+            let facts = flatten(k, into: &buffer)
+            return (buffer.withUnsafeBufferPointer { ColorHistogram(frame: $0) }, facts)
+        }
+        return (
+            ColorHistogram(merging: perFrame.map(\.0)), perFrame.contains { $0.1.hasTransparency },
+            perFrame.reduce(0) { $0 + $1.1.collapsed }
+        )
+    }
 }
 
 /// Turns straight-alpha RGBA pixels into opaque colours or transparency (semantics.md §8.5).
@@ -43,30 +78,46 @@ struct GIFAlphaPolicy {
         threshold = max(1, Int(options.alphaThreshold))
     }
 
-    /// Applies the policy to every frame; all frames must already be `width`×`height`.
+    /// The frames with this policy applied; all must already be `width`×`height`.
     func flatten(_ images: [RGBAImage], width: Int, height: Int) -> FlattenedFrames {
-        var frames: [[UInt32]] = []
-        frames.reserveCapacity(images.count)
+        FlattenedFrames(width: width, height: height, images: images, policy: self)
+    }
+
+    /// One frame's pixels flattened into `out` (`out.count` pixels).
+    /// - Returns: whether any pixel is transparent, and how many edge pixels collapsed.
+    func flatten(_ image: RGBAImage, into out: UnsafeMutableBufferPointer<UInt32>) -> (
+        hasTransparency: Bool, collapsed: Int
+    ) {
         var hasTransparency = false
         var collapsed = 0
-        for image in images {
-            var out = [UInt32](repeating: FlattenedFrames.transparent, count: width * height)
-            image.pixels.withUnsafeBufferPointer { src in
-                out.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<(width * height) {
-                        let a = Int(src[4 * i + 3])
-                        if a == 255 {
-                            out[i] = UInt32(src[4 * i]) << 16 | UInt32(src[4 * i + 1]) << 8 | UInt32(src[4 * i + 2])
-                            continue
-                        }
-                        let r = Int(src[4 * i])
-                        let g = Int(src[4 * i + 1])
-                        let b = Int(src[4 * i + 2])
-                        if a == 0 {
-                            hasTransparency = true
-                        } else if let m = matte {
-                            out[i] = Self.pack(
-                                Self.blend(r, m.r, a), Self.blend(g, m.g, a), Self.blend(b, m.b, a))
+        image.pixels.withUnsafeBytes { bytes in
+            // R, G, B, A in memory order, so a pixel's little-endian word has alpha on top;
+            // byte-swapped and shifted, an opaque word is 0x00RRGGBB. A branch-free pass over
+            // each block of 64 pixels settles opaque and clear pixels; the rare blocks with
+            // any other alpha are then gone over pixel by pixel.
+            let count = out.count
+            var transparentSeen: UInt32 = 0
+            var block = 0
+            while block < count {
+                let end = min(block &+ 64, count)
+                var partialSeen: UInt32 = 0
+                for i in block..<end {
+                    let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
+                    let alpha = word >> 24
+                    out[i] = alpha == 255 ? word.byteSwapped >> 8 : FlattenedFrames.transparent
+                    transparentSeen |= alpha == 0 ? 1 : 0
+                    partialSeen |= alpha &- 1 < 254 ? 1 : 0
+                }
+                if partialSeen != 0 {
+                    for i in block..<end {
+                        let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
+                        let a = Int(word >> 24)
+                        guard a != 0, a != 255 else { continue }
+                        let r = Int(word & 0xFF)
+                        let g = Int(word >> 8 & 0xFF)
+                        let b = Int(word >> 16 & 0xFF)
+                        if let m = matte {
+                            out[i] = Self.pack(Self.blend(r, m.r, a), Self.blend(g, m.g, a), Self.blend(b, m.b, a))
                         } else {
                             collapsed += 1
                             if a >= threshold {
@@ -77,12 +128,11 @@ struct GIFAlphaPolicy {
                         }
                     }
                 }
+                block = end
             }
-            frames.append(out)
+            if transparentSeen != 0 { hasTransparency = true }
         }
-        return FlattenedFrames(
-            width: width, height: height, frames: frames, hasTransparency: hasTransparency,
-            collapsedEdgePixels: collapsed)
+        return (hasTransparency, collapsed)
     }
 
     /// `round((c·a + m·(255 − a)) / 255)`; with an odd divisor no exact half occurs, so adding

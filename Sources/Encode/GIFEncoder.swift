@@ -35,20 +35,23 @@ public enum GIFEncoder {
             throw EncodeError("lossy tolerance \(options.lossy) is outside 0…255 levels")
         }
 
+        let workers = max(1, options.workers ?? ParallelWork.processorCount)
         let flattened = GIFAlphaPolicy(options: options).flatten(frames, width: width, height: height)
+        let survey = flattened.survey(workers: workers)
         let palette = try GIFPalette.build(
-            histogram: ColorHistogram(flattened), hasTransparency: flattened.hasTransparency)
+            histogram: survey.histogram, hasTransparency: survey.hasTransparency)
         var mapper = PaletteMapper(palette: palette, dither: options.dither)
-        let (ordered, indexed) = palette.reorderedByUse(mapper.index(flattened))
+        let (ordered, indexed) = palette.reorderedByUse(
+            mapper.index(flattened, workers: workers), workers: workers)
         let plan = try GIFFrameOptimizer.plan(
             frames: indexed, delays: delays, palette: ordered, width: width, height: height,
-            loopCount: loopCount, lossy: options.lossy)
+            loopCount: loopCount, lossy: options.lossy, workers: workers)
         let bytes = try GIFWriter.write(plan)
 
         return GIFEncoding(
             bytes: bytes, paletteSize: ordered.opaqueColors.count, quantized: ordered.quantized,
-            hasTransparency: flattened.hasTransparency,
-            collapsedEdgePixels: flattened.collapsedEdgePixels, frameCount: plan.frames.count)
+            hasTransparency: survey.hasTransparency,
+            collapsedEdgePixels: survey.collapsedEdgePixels, frameCount: plan.frames.count)
     }
 
     /// The common frame size.

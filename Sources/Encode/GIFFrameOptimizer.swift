@@ -46,7 +46,6 @@ struct GIFFrameOptimizer {
     /// transparency, and nothing ever needs erasing).
     let transparent: UInt8?
     private let globalTable: [UInt8]
-    private let lzw = LZWEncoder()
     /// `near[shown << 8 | wanted]`: whether a pixel showing index `shown` may keep it when
     /// index `wanted` is asked for. Empty when exact (then only equal indices are near).
     let near: [Bool]
@@ -55,12 +54,14 @@ struct GIFFrameOptimizer {
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
     /// centiseconds each.
-    /// - Parameter lossy: 0 for exact frames, else the largest per-channel difference (levels)
-    ///   between a displayed opaque pixel and its palette colour, 1…255.
+    /// - Parameters:
+    ///   - lossy: 0 for exact frames, else the largest per-channel difference (levels) between
+    ///     a displayed opaque pixel and its palette colour, 1…255.
+    ///   - workers: threads for the per-frame compression (≥ 1); the plan is the same for any.
     /// - Throws: `EncodeError` if a frame would not reproduce its input (an internal error).
     static func plan(
         frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
-        loopCount: Int?, lossy: Int = 0
+        loopCount: Int?, lossy: Int = 0, workers: Int = 1
     ) throws -> GIFFramePlan {
         let transparent = palette.transparentIndex.map { UInt8($0) }
         let optimizer = GIFFrameOptimizer(
@@ -69,7 +70,7 @@ struct GIFFrameOptimizer {
             near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
             similar: lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : [])
         let merged = merge(frames.map(\.indices), delays: delays)
-        let planned = try optimizer.planFrames(merged)
+        let planned = try optimizer.planFrames(merged, workers: workers)
         return GIFFramePlan(
             width: width, height: height, colorTable: palette.colorTable,
             backgroundIndex: palette.transparentIndex ?? 0, loopCount: loopCount, frames: planned)
@@ -89,7 +90,7 @@ struct GIFFrameOptimizer {
     }
 
     /// One frame's rectangle, compressed with the global table.
-    struct Encoded {
+    struct Encoded: Sendable {
         var rect: GIFRect
         var symbols: [UInt8]
         var flexible: [Bool]
@@ -98,14 +99,49 @@ struct GIFFrameOptimizer {
         var data: [UInt8]
     }
 
-    private func planFrames(_ frames: [(indices: [UInt8], delay: Int)]) throws
+    /// A frame whose rectangle and disposal are decided: `target` drawn over `canvas` in
+    /// `rect`, compressed already when the decision needed its size (or, when lossy, the
+    /// screen after it).
+    private struct Decided: Sendable {
+        var target: [UInt8]
+        var canvas: [UInt8]
+        var rect: GIFRect
+        var pinned: [Bool]
+        var encoded: Encoded?
+        var delay: Int
+        var disposal: Int
+    }
+
+    /// Every frame of the plan. The rectangles and disposals are decided frame by frame (each
+    /// depends on the screen the one before leaves); the compression of each frame, which
+    /// takes most of the time, then runs on up to `workers` threads.
+    private func planFrames(_ frames: [(indices: [UInt8], delay: Int)], workers: Int) throws
         -> [GIFFramePlan.Frame]
     {
+        let decided = try decide(frames)
+        return try ParallelWork.map(count: decided.count, workers: workers, makeState: { LZWEncoder() }) {
+            (k: Int, lzw: inout LZWEncoder) throws(EncodeError) in
+            let frame = decided[k]
+            var chosen: Encoded
+            if let encoded = frame.encoded {
+                chosen = encoded
+            } else {
+                chosen = try encode(frame.target, over: frame.canvas, in: frame.rect, pinned: frame.pinned, lzw)
+            }
+            return finish(chosen, delay: frame.delay, disposal: frame.disposal, lzw)
+        }
+    }
+
+    /// Each frame's rectangle and disposal, in order.
+    private func decide(_ frames: [(indices: [UInt8], delay: Int)]) throws(EncodeError) -> [Decided] {
         let full = GIFRect(x: 0, y: 0, width: width, height: height)
         let clear = transparent ?? 0
+        let lzw = LZWEncoder()
         var canvas = [UInt8](repeating: clear, count: width * height)
-        var planned: [GIFFramePlan.Frame] = []
-        planned.reserveCapacity(frames.count)
+        var decided: [Decided] = []
+        decided.reserveCapacity(frames.count)
+        // When lossy, the screen after a frame depends on the symbols its parse chose.
+        let lossy = !similar.isEmpty
         var k = 0
         while k < frames.count {
             let target = frames[k].indices
@@ -131,40 +167,60 @@ struct GIFFrameOptimizer {
             let rect =
                 transparent == nil && k == 0
                 ? full : (differenceBox(canvas, target) ?? GIFRect(x: 0, y: 0, width: 1, height: 1))
-            var disposal = GIFFramePlan.doNotDispose
-            var chosen: Encoded
+            var frame = Decided(
+                target: target, canvas: canvas, rect: rect, pinned: pinned, encoded: nil, delay: delay,
+                disposal: GIFFramePlan.doNotDispose)
             if let t = transparent, let erase = eraseScan(target: target, next: next, canvas: canvas, t: t) {
                 // Disposal 2 over the rectangle grown to cover the pixels to erase.
                 let grown = union(rect, erase.box)
-                let cleared = try encode(target, over: canvas, in: grown, pinned: pinned)
-                var clearedCanvas = written(cleared, over: canvas, shown: shown)
+                frame.rect = grown
+                frame.disposal = GIFFramePlan.restoreToBackground
+                // Disposal 3 (the screen returns to `canvas`) is weighed against 2 by this frame's
+                // bytes either way plus the next frame's, estimated from how many of its pixels
+                // differ from each screen at this frame's bytes per pixel (a trial compression
+                // of the next frame cost more time than it saved bytes). When both disposals
+                // cover the same rectangle this frame's bytes are equal, and the counts decide.
+                let weighsSizes = erase.restorable && grown != rect
+                var cleared: Encoded?
+                if lossy || weighsSizes {
+                    cleared = try encode(target, over: canvas, in: grown, pinned: pinned, lzw)
+                    frame.encoded = cleared
+                }
+                var clearedCanvas = cleared.map { written($0, over: canvas, shown: shown) } ?? shown
                 fill(&clearedCanvas, grown, with: t)
-                chosen = cleared
-                disposal = GIFFramePlan.restoreToBackground
                 if erase.restorable {
-                    // Disposal 3: the screen returns to `canvas`.
-                    let restored =
-                        grown == rect ? cleared : try encode(target, over: canvas, in: rect, pinned: pinned)
-                    // This frame's bytes either way, plus the next frame's: estimated from how
-                    // many of its pixels differ from each screen, at this frame's bytes per pixel
-                    // (a trial compression of the next frame cost more time than it saved bytes).
-                    let bytesPerPixel = Double(cleared.data.count) / Double(max(1, grown.width * grown.height))
-                    let nextCleared = isLast ? 0 : Double(changedPixels(next, over: clearedCanvas)) * bytesPerPixel
-                    let nextRestored = isLast ? 0 : Double(changedPixels(next, over: canvas)) * bytesPerPixel
-                    if Double(restored.data.count) + nextRestored < Double(cleared.data.count) + nextCleared {
-                        chosen = restored
-                        disposal = GIFFramePlan.restoreToPrevious
+                    let nextCleared = isLast ? 0 : changedPixels(next, over: clearedCanvas)
+                    let nextRestored = isLast ? 0 : changedPixels(next, over: canvas)
+                    var restored = cleared
+                    var restores = nextRestored < nextCleared
+                    if let cleared, grown != rect {
+                        let other = try encode(target, over: canvas, in: rect, pinned: pinned, lzw)
+                        let bytesPerPixel = Double(cleared.data.count) / Double(grown.width * grown.height)
+                        restores =
+                            Double(other.data.count) + Double(nextRestored) * bytesPerPixel
+                            < Double(cleared.data.count) + Double(nextCleared) * bytesPerPixel
+                        restored = other
+                    }
+                    if restores {
+                        frame.rect = rect
+                        frame.encoded = restored
+                        frame.disposal = GIFFramePlan.restoreToPrevious
                     }
                 }
-                if disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
+                if frame.disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
             } else {
-                chosen = try encode(target, over: canvas, in: rect, pinned: pinned)
-                canvas = written(chosen, over: canvas, shown: shown)
+                if lossy {
+                    let encoded = try encode(target, over: canvas, in: rect, pinned: pinned, lzw)
+                    frame.encoded = encoded
+                    canvas = written(encoded, over: canvas, shown: shown)
+                } else {
+                    canvas = shown
+                }
             }
-            planned.append(finish(chosen, delay: delay, disposal: disposal))
+            decided.append(frame)
             k += 1
         }
-        return planned
+        return decided
     }
 
     /// The frame as written: the smallest of the greedy choice at unchanged pixels and a few
@@ -172,7 +228,7 @@ struct GIFFrameOptimizer {
     /// two commonest unchanged colours their own, the rest transparent: a large unchanged
     /// area of one colour is often cheapest as itself); then a smaller local colour table
     /// when that saves bytes.
-    private func finish(_ greedy: Encoded, delay: Int, disposal: Int) -> GIFFramePlan.Frame {
+    private func finish(_ greedy: Encoded, delay: Int, disposal: Int, _ lzw: LZWEncoder) -> GIFFramePlan.Frame {
         var encoded = greedy
         // The fixed stream the lookahead parse runs on: the frame's own symbols when it has no
         // unchanged pixels to decide, else the rule that the greedy parse compresses best.
@@ -249,9 +305,9 @@ struct GIFFrameOptimizer {
 
     /// Compresses `target` inside `rect`, drawn over `canvas`. When lossy, pixels not
     /// `pinned` may show any colour within tolerance of `target`'s (the lossy parse picks).
-    private func encode(_ target: [UInt8], over canvas: [UInt8], in rect: GIFRect, pinned: [Bool] = [])
-        throws -> Encoded
-    {
+    private func encode(
+        _ target: [UInt8], over canvas: [UInt8], in rect: GIFRect, pinned: [Bool] = [], _ lzw: LZWEncoder
+    ) throws(EncodeError) -> Encoded {
         let count = rect.width * rect.height
         var symbols = [UInt8](repeating: 0, count: count)
         var flexible = [Bool](repeating: false, count: transparent == nil ? 0 : count)
@@ -327,13 +383,27 @@ struct GIFFrameOptimizer {
         return Encoded(rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize, data: data)
     }
 
-    /// How many pixels of `next` differ from `canvas`.
+    /// How many pixels of `next` differ from `canvas`, compared eight at a time.
     private func changedPixels(_ next: [UInt8], over canvas: [UInt8]) -> Int {
-        next.withUnsafeBufferPointer { next in
-            canvas.withUnsafeBufferPointer { canvas in
-                var count = 0
-                for p in next.indices where next[p] != canvas[p] { count += 1 }
-                return count
+        next.withUnsafeBytes { next in
+            canvas.withUnsafeBytes { canvas in
+                let count = min(next.count, canvas.count)
+                let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+                var changed = 0
+                var p = 0
+                while p + 8 <= count {
+                    let x =
+                        next.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+                        ^ canvas.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+                    // The top bit of each byte is set exactly where that byte of x is non-zero.
+                    changed &+= ((((x & low7) &+ low7) | x) & ~low7).nonzeroBitCount
+                    p += 8
+                }
+                while p < count {
+                    changed &+= next[p] != canvas[p] ? 1 : 0
+                    p += 1
+                }
+                return changed
             }
         }
     }
@@ -384,6 +454,12 @@ struct GIFFrameOptimizer {
                 canvas.withUnsafeBufferPointer { canvas in
                     for y in 0..<height {
                         let row = y * width
+                        // A branch-free pass finds the rows with any such pixel.
+                        var any: UInt8 = 0
+                        for p in row..<(row + width) {
+                            any |= (next[p] == t ? 1 : 0) & (target[p] != t ? 1 : 0)
+                        }
+                        guard any != 0 else { continue }
                         for x in 0..<width where next[row + x] == t && target[row + x] != t {
                             minX = min(minX, x)
                             maxX = max(maxX, x)

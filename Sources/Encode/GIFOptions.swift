@@ -26,17 +26,22 @@ public struct GIFOptions: Equatable, Sendable {
     /// within it merge with the previous one. Transparency is always exact. 0 (the default)
     /// is lossless.
     public var lossy: Int
+    /// Threads the encoder may use, ≥ 1 (values below 1 count as 1); nil (the default) means
+    /// one per online core. The bytes written never depend on it: the work is split by frame
+    /// and every result is put back in frame order.
+    public var workers: Int?
 
     /// Options with the given values; the defaults loop forever, use no matte, a threshold of
-    /// 128, no dithering and no loss.
+    /// 128, no dithering and no loss, on every core.
     public init(
         loop: LoopCount = .forever, matte: RGBAColor? = nil, alphaThreshold: UInt8 = 128,
-        dither: GIFDither = .none, lossy: Int = 0
+        dither: GIFDither = .none, lossy: Int = 0, workers: Int? = nil
     ) {
         self.loop = loop
         self.matte = matte
         self.alphaThreshold = alphaThreshold
         self.dither = dither
         self.lossy = lossy
+        self.workers = workers
     }
 }

@@ -66,17 +66,14 @@ struct GIFPalette {
     /// - frames taken from the most runs to the fewest, each adding its colours.
     /// Ties keep the old order (first appearance for exact palettes); the transparency index
     /// stays 0. Every pixel shows the same colour as before.
-    func reorderedByUse(_ frames: [IndexedFrame]) -> (GIFPalette, [IndexedFrame]) {
+    func reorderedByUse(_ frames: [IndexedFrame], workers: Int = 1) -> (GIFPalette, [IndexedFrame]) {
         let first = firstOpaqueIndex
         let colorCount = opaqueColors.count
         // Per frame: the opaque ranks (index − first) it changes to, and the runs they form.
-        var needs: [(ranks: [Int], runs: Int)] = []
-        var frameCounts = [Int](repeating: 0, count: colorCount)
-        var previous: [UInt8] = []
-        for frame in frames {
+        let needs: [(ranks: [Int], runs: Int)] = ParallelWork.map(count: frames.count, workers: workers) { k in
             var seen = [Bool](repeating: false, count: 256)
-            let runs = frame.indices.withUnsafeBufferPointer { now in
-                previous.withUnsafeBufferPointer { before in
+            let runs = frames[k].indices.withUnsafeBufferPointer { now in
+                (k > 0 ? frames[k - 1].indices : []).withUnsafeBufferPointer { before in
                     seen.withUnsafeMutableBufferPointer { seen in
                         var runs = 0
                         let isFirst = before.isEmpty
@@ -88,10 +85,11 @@ struct GIFPalette {
                     }
                 }
             }
-            let ranks = (first..<(first + colorCount)).filter { seen[$0] }.map { $0 - first }
-            for rank in ranks { frameCounts[rank] += 1 }
-            needs.append((ranks, runs))
-            previous = frame.indices
+            return ((first..<(first + colorCount)).filter { seen[$0] }.map { $0 - first }, runs)
+        }
+        var frameCounts = [Int](repeating: 0, count: colorCount)
+        for need in needs {
+            for rank in need.ranks { frameCounts[rank] += 1 }
         }
         let byFrameCount = (0..<colorCount).sorted { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }
         // Frames taken in `sequence`, each adding the colours not placed yet (the ones the most
@@ -123,21 +121,23 @@ struct GIFPalette {
         let costs = candidates.map(cost)
         let order = candidates[costs.indices.min { (costs[$0], $0) < (costs[$1], $1) } ?? 0]
         guard order != Array(0..<colorCount) else { return (self, frames) }
-        var remap = [UInt8](repeating: 0, count: 256)
-        for i in 0..<first { remap[i] = UInt8(i) }
-        for (newRank, oldRank) in order.enumerated() { remap[oldRank + first] = UInt8(newRank + first) }
+        var table = [UInt8](repeating: 0, count: 256)
+        for i in 0..<first { table[i] = UInt8(i) }
+        for (newRank, oldRank) in order.enumerated() { table[oldRank + first] = UInt8(newRank + first) }
+        let remap = table
         var palette = self
         palette.opaqueColors = order.map { opaqueColors[$0] }
-        let remapped = remap.withUnsafeBufferPointer { remap in
-            frames.map { frame in
-                IndexedFrame(
-                    indices: [UInt8](unsafeUninitializedCapacity: frame.indices.count) { out, count in
-                        frame.indices.withUnsafeBufferPointer { indices in
+        let remapped = ParallelWork.map(count: frames.count, workers: workers) { k in
+            let indices = frames[k].indices
+            return IndexedFrame(
+                indices: [UInt8](unsafeUninitializedCapacity: indices.count) { out, count in
+                    indices.withUnsafeBufferPointer { indices in
+                        remap.withUnsafeBufferPointer { remap in
                             for p in indices.indices { out[p] = remap[Int(indices[p])] }
                         }
-                        count = frame.indices.count
-                    })
-            }
+                    }
+                    count = indices.count
+                })
         }
         return (palette, remapped)
     }

@@ -46,58 +46,80 @@ struct PaletteMapper {
         }
     }
 
-    /// Indices for every frame; transparent pixels get `palette.transparentIndex`.
-    mutating func index(_ flattened: FlattenedFrames) -> [IndexedFrame] {
-        let transparentIndex = UInt8(palette.transparentIndex ?? 0)
+    /// Indices for every frame; transparent pixels get `palette.transparentIndex`. Without
+    /// error diffusion a pixel's index depends only on its colour and place, so frames are
+    /// mapped on up to `workers` threads (each with its own cache); Floyd–Steinberg runs frame
+    /// by frame, because it keeps the previous frame's index wherever the colour is unchanged.
+    mutating func index(_ flattened: FlattenedFrames, workers: Int = 1) -> [IndexedFrame] {
         let width = flattened.width
+        guard dither == .floydSteinberg else {
+            let mapper = self
+            return ParallelWork.map(
+                count: flattened.count, workers: workers, makeState: { (mapper: mapper, buffer: [UInt32]()) }
+            ) { k, state in
+                flattened.flatten(k, into: &state.buffer)
+                return IndexedFrame(indices: state.mapper.index(state.buffer, width: width, previous: nil))
+            }
+        }
         var result: [IndexedFrame] = []
-        result.reserveCapacity(flattened.frames.count)
-        var previousColors: [UInt32] = []
-        var previousIndices: [UInt8] = []
-        for frame in flattened.frames {
-            var indices = [UInt8](repeating: transparentIndex, count: frame.count)
-            var changed = [Bool](repeating: false, count: dither == .floydSteinberg ? frame.count : 0)
-            var anyChanged = false
-            var lastColor = FlattenedFrames.transparent
-            var lastIndex = transparentIndex
-            let hasPrevious = !previousColors.isEmpty
-            frame.withUnsafeBufferPointer { colors in
-                previousColors.withUnsafeBufferPointer { previousColors in
-                    previousIndices.withUnsafeBufferPointer { previousIndices in
-                        indices.withUnsafeMutableBufferPointer { indices in
-                            for i in 0..<colors.count {
-                                let color = colors[i]
-                                if color == FlattenedFrames.transparent { continue }
-                                if hasPrevious && previousColors[i] == color {
-                                    indices[i] = previousIndices[i]
-                                    continue
+        result.reserveCapacity(flattened.count)
+        var previous: (colors: [UInt32], indices: [UInt8])?
+        for k in 0..<flattened.count {
+            let frame = flattened.frame(k)
+            let indices = index(frame, width: width, previous: previous)
+            result.append(IndexedFrame(indices: indices))
+            previous = (frame, indices)
+        }
+        return result
+    }
+
+    /// One frame's indices. Where `previous` (the previous frame's colours and indices) shows
+    /// the same colour, the pixel keeps the previous index.
+    private mutating func index(_ frame: [UInt32], width: Int, previous: (colors: [UInt32], indices: [UInt8])?)
+        -> [UInt8]
+    {
+        let transparentIndex = UInt8(palette.transparentIndex ?? 0)
+        var indices = [UInt8](repeating: transparentIndex, count: frame.count)
+        var changed = [Bool](repeating: false, count: dither == .floydSteinberg ? frame.count : 0)
+        var anyChanged = false
+        var lastColor = FlattenedFrames.transparent
+        var lastIndex = transparentIndex
+        let previousColors = previous?.colors ?? []
+        let previousIndices = previous?.indices ?? []
+        let hasPrevious = !previousColors.isEmpty
+        frame.withUnsafeBufferPointer { colors in
+            previousColors.withUnsafeBufferPointer { previousColors in
+                previousIndices.withUnsafeBufferPointer { previousIndices in
+                    indices.withUnsafeMutableBufferPointer { indices in
+                        for i in 0..<colors.count {
+                            let color = colors[i]
+                            if color == FlattenedFrames.transparent { continue }
+                            if hasPrevious && previousColors[i] == color {
+                                indices[i] = previousIndices[i]
+                                continue
+                            }
+                            switch dither {
+                            case .none:
+                                if color != lastColor {
+                                    lastColor = color
+                                    lastIndex = nearestIndex(of: color)
                                 }
-                                switch dither {
-                                case .none:
-                                    if color != lastColor {
-                                        lastColor = color
-                                        lastIndex = nearestIndex(of: color)
-                                    }
-                                    indices[i] = lastIndex
-                                case .ordered:
-                                    indices[i] = orderedIndex(of: color, x: i % width, y: i / width)
-                                case .floydSteinberg:
-                                    changed[i] = true
-                                    anyChanged = true
-                                }
+                                indices[i] = lastIndex
+                            case .ordered:
+                                indices[i] = orderedIndex(of: color, x: i % width, y: i / width)
+                            case .floydSteinberg:
+                                changed[i] = true
+                                anyChanged = true
                             }
                         }
                     }
                 }
             }
-            if anyChanged {
-                diffuse(frame, changed: changed, width: width, into: &indices)
-            }
-            result.append(IndexedFrame(indices: indices))
-            previousColors = frame
-            previousIndices = indices
         }
-        return result
+        if anyChanged {
+            diffuse(frame, changed: changed, width: width, into: &indices)
+        }
+        return indices
     }
 
     /// The palette index nearest to an opaque colour `0x00RRGGBB` (exact colours map to

@@ -42,10 +42,11 @@ struct GIFFidelityTests {
         }
         #expect(shown.count == animation.frames.count)
         for (i, canvas) in zip(shown.indices, shown) {
+            let wanted = expected.frame(i)
             var worst = 0
             var wrongAlpha = 0
             for p in 0..<(width * height) {
-                let want = expected.frames[i][p]
+                let want = wanted[p]
                 let alpha = canvas.pixels[4 * p + 3]
                 if want == FlattenedFrames.transparent {
                     if alpha != 0 { wrongAlpha += 1 }

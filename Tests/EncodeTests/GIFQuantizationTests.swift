@@ -41,7 +41,7 @@ func staticPixelsKeepTheirIndexInEveryFrame(dither: GIFDither) throws {
     let frames = (0..<3).map(gradientFrame)
     // Before differencing: every pixel the square never covers has one index in all frames.
     let flattened = GIFAlphaPolicy(options: GIFOptions()).flatten(frames, width: 64, height: 64)
-    let palette = try GIFPalette.build(histogram: ColorHistogram(flattened), hasTransparency: false)
+    let palette = try GIFPalette.build(histogram: flattened.survey().histogram, hasTransparency: false)
     #expect(palette.quantized)
     var mapper = PaletteMapper(palette: palette, dither: dither)
     let indexed = mapper.index(flattened)

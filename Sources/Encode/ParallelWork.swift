@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Independent per-frame work spread over a few threads. Items are claimed one at a time (a
+/// frame's cost varies a lot), and every result lands in its item's slot, so the output never
+/// depends on the thread count or on which thread ran what.
+enum ParallelWork {
+    /// The online core count (at least 1): the default worker count.
+    static var processorCount: Int {
+        #if canImport(Glibc)
+            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+            return 1
+        #endif
+    }
+
+    /// `body(i)` for every `i` in `0..<count`, in index order, computed on up to `workers`
+    /// threads (the calling one among them).
+    /// - Parameters:
+    ///   - workers: ≥ 1; 1 runs everything on the calling thread.
+    ///   - makeState: scratch each thread creates once and passes to every `body` call it makes
+    ///     (an LZW dictionary, say); never shared between threads.
+    /// - Throws: the error of the lowest index whose `body` threw.
+    static func map<T: Sendable, State, E: Error>(
+        count: Int, workers: Int, makeState: @Sendable () -> State,
+        _ body: @Sendable (Int, inout State) throws(E) -> T
+    ) throws(E) -> [T] {
+        let threads = max(1, min(workers, count))
+        if threads == 1 {
+            var state = makeState()
+            var results: [T] = []
+            results.reserveCapacity(count)
+            for i in 0..<count { results.append(try body(i, &state)) }
+            return results
+        }
+        let slots = Slots<Result<T, E>>(count: count)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var state = makeState()
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < count else { return }
+                do throws(E) {
+                    slots.set(i, .success(try body(i, &state)))
+                } catch {
+                    slots.set(i, .failure(error))
+                }
+            }
+        }
+        var results: [T] = []
+        results.reserveCapacity(count)
+        for i in 0..<count { results.append(try slots.take(i).get()) }
+        return results
+    }
+
+    /// `body(i)` for every `i` in `0..<count`, on up to `workers` threads; see
+    /// `map(count:workers:makeState:_:)`.
+    static func map<T: Sendable, E: Error>(
+        count: Int, workers: Int, _ body: @Sendable (Int) throws(E) -> T
+    ) throws(E) -> [T] {
+        try map(count: count, workers: workers, makeState: {}) { (i, _: inout Void) throws(E) in try body(i) }
+    }
+}
+
+/// One result slot per item. Each slot is written by exactly one thread and read only after
+/// every thread has finished (`concurrentPerform` returns), which is what makes the unchecked
+/// `Sendable` sound.
+private final class Slots<T>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<T?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func set(_ i: Int, _ value: T) { storage[i] = value }
+
+    func take(_ i: Int) -> T {
+        guard let value = storage[i].take() else { preconditionFailure("slot \(i) was never filled") }
+        return value
+    }
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Render
+import Spec
+import Testing
+
+@testable import Encode
+
+/// The encoder splits its per-frame work over `GIFOptions.workers` threads; nothing it writes
+/// may depend on how many.
+@Suite struct ParallelEncodingTests {
+    /// Animations that exercise every stage: transparency that must be erased (disposal 2 and
+    /// 3), merged frames, a quantised gradient, tolerance.
+    static func samples() -> [(name: String, frames: [RGBAImage], options: GIFOptions)] {
+        let gradient = (0..<6).map { k in
+            makeImage(width: 48, height: 40) { x, y in
+                if (6 * k..<6 * k + 9).contains(x), (10..<22).contains(y) { return .clear }
+                return Pixel(UInt8(x * 5), UInt8(y * 6), UInt8((x + 2 * y) * 2))
+            }
+        }
+        var samples: [(String, [RGBAImage], GIFOptions)] = [
+            ("blink", GIFSamples.blink(), GIFOptions()),
+            ("moving square", GIFSamples.movingSquare(), GIFOptions()),
+            ("repeats", GIFSamples.repeats(), GIFOptions()),
+            ("shaded, lossy 6", GIFLossyTests.shaded(seed: 3), GIFOptions(lossy: 6)),
+        ]
+        for dither in GIFDither.allCases {
+            samples.append(("gradient, dither \(dither)", gradient, GIFOptions(dither: dither)))
+        }
+        for seed in 1...6 {
+            samples.append(("random \(seed)", GIFSamples.random(seed: UInt64(seed)), GIFOptions()))
+        }
+        return samples
+    }
+
+    @Test func bytesDoNotDependOnTheWorkerCount() throws {
+        for sample in Self.samples() {
+            let delays = Array(repeating: 4, count: sample.frames.count)
+            var options = sample.options
+            options.workers = 1
+            let single = try GIFEncoder.encode(frames: sample.frames, delays: delays, options: options)
+            for workers in [2, 3, 8] {
+                options.workers = workers
+                let parallel = try GIFEncoder.encode(frames: sample.frames, delays: delays, options: options)
+                #expect(parallel.bytes == single.bytes, "\(sample.name), \(workers) workers")
+                #expect(parallel.collapsedEdgePixels == single.collapsedEdgePixels, "\(sample.name)")
+            }
+            // And the one-thread file still shows the frames (the tolerance sample within 6).
+            let decoded = try GIFDecoder.decode(single.bytes)
+            #expect(decoded.frames.map(\.delay).reduce(0, +) == delays.reduce(0, +), "\(sample.name)")
+        }
+    }
+
+    @Test func parallelMapKeepsIndexOrderAndPerThreadState() throws {
+        // Each thread's state counts the items it ran; the sum over threads is every item once.
+        let results = ParallelWork.map(count: 1000, workers: 4, makeState: { 0 }) { i, ran in
+            ran += 1
+            return (i * i, ran)
+        }
+        #expect(results.map(\.0) == (0..<1000).map { $0 * $0 })
+        // A thread's n-th item has ran == n, so the ones are the threads' first items.
+        let firsts = results.filter { $0.1 == 1 }.count
+        #expect((1...4).contains(firsts))
+        #expect(ParallelWork.map(count: 0, workers: 4) { $0 }.isEmpty)
+    }
+
+    struct Failure: Error, Equatable { var index: Int }
+
+    @Test(arguments: [1, 3])
+    func parallelMapThrowsTheLowestFailingIndex(workers: Int) {
+        #expect(throws: Failure(index: 17)) {
+            _ = try ParallelWork.map(count: 200, workers: workers) { (i: Int) throws(Failure) -> Int in
+                if i == 17 || i == 150 || i == 199 { throw Failure(index: i) }
+                return i
+            }
+        }
+    }
+
+    /// Every alpha (0, 1…254, 255) at every offset of the 64-pixel blocks the flattening works
+    /// in, against `GIFAlphaPolicy.blend` and the threshold applied pixel by pixel.
+    @Test(arguments: [nil, RGBAColor(red: 0.2, green: 0.6, blue: 1, alpha: 1)])
+    func flatteningMatchesThePolicyPixelByPixel(matte: RGBAColor?) {
+        var random = TestRandom(state: 77)
+        let width = 67
+        let height = 128
+        // Opaque and clear pixels at random, and one edge alpha per 64-pixel block, so a block
+        // whose only edge pixel has a rare alpha still has to be found. Over the 402 blocks of
+        // the three frames the edge alphas run through 1…254 and the block offsets through 0…63.
+        let frames = (0..<3).map { k in
+            makeImage(width: width, height: height) { x, y in
+                let p = y * width + x
+                let block = k * ((width * height + 63) / 64) + p / 64
+                let r = UInt8(random.next(256))
+                let g = UInt8(random.next(256))
+                let b = UInt8(random.next(256))
+                if p % 64 == block % 64 { return Pixel(r, g, b, UInt8(1 + block % 254)) }
+                return Pixel(r, g, b, random.next(2) == 0 ? 255 : 0)
+            }
+        }
+        let options = GIFOptions(matte: matte, alphaThreshold: 100)
+        let policy = GIFAlphaPolicy(options: options)
+        let flattened = policy.flatten(frames, width: width, height: height)
+        var collapsed = 0
+        var anyTransparent = false
+        for (k, frame) in frames.enumerated() {
+            let got = flattened.frame(k)
+            for p in 0..<(width * height) {
+                let r = Int(frame.pixels[4 * p])
+                let g = Int(frame.pixels[4 * p + 1])
+                let b = Int(frame.pixels[4 * p + 2])
+                let a = Int(frame.pixels[4 * p + 3])
+                var want: UInt32
+                switch (a, policy.matte) {
+                case (0, _):
+                    want = FlattenedFrames.transparent
+                case (255, _):
+                    want = GIFAlphaPolicy.pack(r, g, b)
+                case (_, let m?):
+                    want = GIFAlphaPolicy.pack(
+                        GIFAlphaPolicy.blend(r, m.r, a), GIFAlphaPolicy.blend(g, m.g, a),
+                        GIFAlphaPolicy.blend(b, m.b, a))
+                case (_, nil):
+                    collapsed += 1
+                    want = a >= 100 ? GIFAlphaPolicy.pack(r, g, b) : FlattenedFrames.transparent
+                }
+                if want == FlattenedFrames.transparent { anyTransparent = true }
+                #expect(got[p] == want, "frame \(k) pixel \(p) alpha \(a)")
+            }
+        }
+        let survey = flattened.survey(workers: 2)
+        #expect(survey.collapsedEdgePixels == collapsed)
+        #expect(collapsed > 0 || matte != nil)
+        #expect(survey.hasTransparency == anyTransparent)
+        #expect(
+            survey.histogram.counts.reduce(0, +)
+                == (0..<3).reduce(0) { sum, k in
+                    sum + flattened.frame(k).filter { $0 != FlattenedFrames.transparent }.count
+                })
+    }
+}
