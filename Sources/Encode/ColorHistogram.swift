@@ -31,34 +31,61 @@ struct ColorHistogram {
         }
     }
 
-    /// The opaque pixels of one flattened frame (`FlattenedFrames.transparent` is skipped).
-    init(frame: UnsafeBufferPointer<UInt32>) {
-        var slots = ColorIndexTable()
+    /// The opaque pixels of one flattened frame (`FlattenedFrames.transparent` is skipped),
+    /// and, when the frame has at most 255 colours, every pixel as its colour's position in
+    /// `colors` (`ColorHistogram.transparentSlot` for transparency): with that, the frame's
+    /// palette indices are a table lookup per pixel (`PaletteMapper`) instead of a second
+    /// flattening and hashing.
+    static func counting(frame: UnsafeBufferPointer<UInt32>) -> (histogram: ColorHistogram, slots: [UInt8]?) {
+        var histogram = ColorHistogram(colors: [], counts: [])
+        var table = ColorIndexTable()
+        var slots = [UInt8](repeating: transparentSlot, count: frame.count)
+        var fits = true
         // Runs of one colour are counted first and added once.
         var last = FlattenedFrames.transparent
         var lastSlot = -1
         var run = 0
-        for color in frame {
+        var runStart = 0
+        /// Ends the run of `last` before pixel `end`.
+        func close(_ end: Int) {
+            guard lastSlot >= 0 else { return }
+            histogram.counts[lastSlot] += run
+            guard fits else { return }
+            let slot = UInt8(lastSlot)
+            slots.withUnsafeMutableBufferPointer { slots in
+                for p in runStart..<end { slots[p] = slot }
+            }
+        }
+        for (p, color) in frame.enumerated() {
             if color == last {
                 run += 1
                 continue
             }
-            if lastSlot >= 0 { counts[lastSlot] += run }
+            close(p)
             last = color
             run = 1
+            runStart = p
             if color == FlattenedFrames.transparent {
                 lastSlot = -1
                 continue
             }
-            let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
+            let (slot, inserted) = table.findOrInsert(color, newValue: Int32(histogram.colors.count))
             if inserted {
-                colors.append(color)
-                counts.append(0)
+                histogram.colors.append(color)
+                histogram.counts.append(0)
+                if histogram.colors.count > Int(transparentSlot) {
+                    fits = false
+                    slots = []
+                }
             }
             lastSlot = Int(slot)
         }
-        if lastSlot >= 0 { counts[lastSlot] += run }
+        close(frame.count)
+        return (histogram, fits ? slots : nil)
     }
+
+    /// The slot `counting(frame:)` gives transparent pixels.
+    static let transparentSlot: UInt8 = 255
 
     /// At most `limit` entries (≥ 1): with the fewest low bits `b` dropped from every channel
     /// that fits, colours sharing their high bits merge into one entry at their count-weighted

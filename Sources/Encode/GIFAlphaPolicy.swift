@@ -44,17 +44,35 @@ struct FlattenedFrames: Sendable {
     /// Every frame's opaque colours, counted, with whether any pixel is transparent and how
     /// many edge pixels collapsed; frames on up to `workers` threads, merged in frame order
     /// (so the histogram keeps the order of first appearance).
-    func survey(workers: Int = 1) -> (histogram: ColorHistogram, hasTransparency: Bool, collapsedEdgePixels: Int) {
+    func survey(workers: Int = 1) -> FrameSurvey {
         let perFrame = ParallelWork.map(count: count, workers: workers, makeState: { [UInt32]() }) {
             k, buffer in
             let facts = flatten(k, into: &buffer)
-            return (buffer.withUnsafeBufferPointer { ColorHistogram(frame: $0) }, facts)
+            let counted = buffer.withUnsafeBufferPointer { ColorHistogram.counting(frame: $0) }
+            return (counted, facts)
         }
-        return (
-            ColorHistogram(merging: perFrame.map(\.0)), perFrame.contains { $0.1.hasTransparency },
-            perFrame.reduce(0) { $0 + $1.1.collapsed }
-        )
+        return FrameSurvey(
+            histogram: ColorHistogram(merging: perFrame.map(\.0.histogram)),
+            hasTransparency: perFrame.contains { $0.1.hasTransparency },
+            collapsedEdgePixels: perFrame.reduce(0) { $0 + $1.1.collapsed },
+            frameColors: perFrame.map(\.0.histogram.colors), frameSlots: perFrame.map(\.0.slots))
     }
+}
+
+/// What `FlattenedFrames.survey` finds.
+struct FrameSurvey: Sendable {
+    /// Every opaque colour of every frame with its pixel count, first appearance first.
+    var histogram: ColorHistogram
+    /// Whether any pixel of any frame is transparent.
+    var hasTransparency: Bool
+    /// Pixels with 0 < alpha < 255 that became fully opaque or fully transparent without a
+    /// matte (0 with a matte).
+    var collapsedEdgePixels: Int
+    /// Per frame, its own colours in order of first appearance.
+    var frameColors: [[UInt32]]
+    /// Per frame with at most 255 colours, every pixel as its position in `frameColors`
+    /// (`ColorHistogram.transparentSlot` when transparent); nil for the other frames.
+    var frameSlots: [[UInt8]?]
 }
 
 /// Turns straight-alpha RGBA pixels into opaque colours or transparency (semantics.md §8.5).

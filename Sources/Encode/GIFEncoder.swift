@@ -42,7 +42,7 @@ public enum GIFEncoder {
             histogram: survey.histogram, hasTransparency: survey.hasTransparency)
         var mapper = PaletteMapper(palette: palette, dither: options.dither)
         let (ordered, indexed) = palette.reorderedByUse(
-            mapper.index(flattened, workers: workers), workers: workers)
+            mapper.index(flattened, survey: survey, workers: workers), workers: workers)
         let plan = try GIFFrameOptimizer.plan(
             frames: indexed, delays: delays, palette: ordered, width: width, height: height,
             loopCount: loopCount, lossy: options.lossy, workers: workers)

@@ -137,4 +137,31 @@ import Testing
                     sum + flattened.frame(k).filter { $0 != FlattenedFrames.transparent }.count
                 })
     }
+
+    /// Frames of at most 255 colours are mapped through their survey slots; the indices must
+    /// be the ones flattening and mapping again gives, for an exact palette and a quantised
+    /// one (a frame of 300 colours among them takes the other path).
+    @Test(arguments: [false, true])
+    func slotMappingMatchesMappingFlattenedFrames(quantised: Bool) throws {
+        let frames = (0..<4).map { k in
+            makeImage(width: 40, height: 30) { x, y in
+                if (x + k) % 9 == 0 { return .clear }
+                // Frame 3 of the quantised case: 300 colours; the others: a handful.
+                if quantised && k == 3 { return Pixel(UInt8((y * 40 + x) % 256), UInt8((y * 40 + x) / 256 * 50), 7) }
+                return Pixel(UInt8(20 * ((x / 5 + k) % 6)), UInt8(30 * (y / 10)), 90)
+            }
+        }
+        let flattened = GIFAlphaPolicy(options: GIFOptions()).flatten(frames, width: 40, height: 30)
+        let survey = flattened.survey(workers: 2)
+        #expect(
+            survey.frameSlots.map { $0 != nil } == (quantised ? [true, true, true, false] : [true, true, true, true]))
+        let palette = try GIFPalette.build(histogram: survey.histogram, hasTransparency: survey.hasTransparency)
+        #expect(palette.quantized == quantised)
+        var viaSlots = PaletteMapper(palette: palette)
+        var viaColours = PaletteMapper(palette: palette)
+        let a = viaSlots.index(flattened, survey: survey, workers: 2).map(\.indices)
+        let b = viaColours.index(flattened, workers: 1).map(\.indices)
+        #expect(a == b)
+        #expect(Set(a.joined()).count > 5)
+    }
 }
