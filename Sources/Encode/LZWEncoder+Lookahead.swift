@@ -29,64 +29,187 @@ extension LZWEncoder {
     }
 }
 
+/// What the lookahead parse knows about runs, so that walking a dictionary string through a
+/// run of one symbol costs one step instead of one per pixel (long runs of transparency are
+/// what most frames are made of, and every candidate length walks them again).
+///
+/// The dictionary is prefix-closed, so the strings that are all symbol `t` are exactly
+/// `t¹ … tᴷ` for some `K`; their codes are kept in order. A walk from a position whose run of
+/// `t` has `R` symbols left then stops at `tᴷ` with length `K` when `R > K`, and otherwise
+/// reaches `tᴿ` in one step and goes on from there symbol by symbol, exactly as before.
+/// Grown as needed and kept by the `LZWTable`, so repeated compressions reuse the memory.
+final class LZWRunIndex {
+    /// Per position of the stream: where its run of equal symbols ends (exclusive).
+    private(set) var runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private var capacity = 1
+    /// `runCodes[t << 12 + k − 1]`: the code of `t` repeated `k` times, for k = 1…`runCount[t]`.
+    let runCodes = UnsafeMutablePointer<UInt16>.allocate(capacity: 256 << 12)
+    let runCount = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+    /// Per code: the symbol it repeats when it is a run, else −1.
+    let runSymbol = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
+
+    init() {
+        runCount.initialize(repeating: 1, count: 256)
+        runSymbol.initialize(repeating: -1, count: 4096)
+        runCodes.initialize(repeating: 0, count: 256 << 12)
+    }
+
+    deinit {
+        runEnd.deallocate()
+        runCodes.deallocate()
+        runCount.deallocate()
+        runSymbol.deallocate()
+    }
+
+    /// Indexes the runs of `symbols` and forgets every run string but the single symbols.
+    func start(_ symbols: UnsafeBufferPointer<UInt8>, alphabet: Int) {
+        if symbols.count > capacity {
+            runEnd.deallocate()
+            capacity = symbols.count
+            runEnd = .allocate(capacity: capacity)
+        }
+        var end = symbols.count
+        for p in stride(from: symbols.count - 1, through: 0, by: -1) {
+            if p + 1 < symbols.count && symbols[p] != symbols[p + 1] { end = p + 1 }
+            runEnd[p] = Int32(end)
+        }
+        reset(alphabet: alphabet)
+    }
+
+    /// After a clear code: only the single symbols (codes 0..<alphabet) remain.
+    func reset(alphabet: Int) {
+        for t in 0..<alphabet {
+            runCount[t] = 1
+            runCodes[t << 12] = UInt16(t)
+            runSymbol[t] = Int16(t)
+        }
+    }
+
+    /// Records that `code` now stands for `prefix` followed by `symbol` (`inserted`: whether the
+    /// table took it; a string already present keeps its first code).
+    @inline(__always) func added(_ code: Int, prefix: Int, symbol: UInt8, inserted: Bool) {
+        let t = Int(symbol)
+        if inserted && Int(runSymbol[prefix]) == t {
+            // `prefix` is the longest run of `t` (a shorter one would make this a duplicate).
+            runCodes[t << 12 + runCount[t]] = UInt16(code)
+            runCount[t] += 1
+            runSymbol[code] = Int16(t)
+        } else {
+            runSymbol[code] = -1
+        }
+    }
+}
+
 extension LZWRun {
-    /// The length of the longest dictionary string that starts at `start`.
-    @inline(__always) func longestMatch(from start: Int) -> Int {
-        guard start < symbols.count else { return 0 }
-        var code = Int(symbols[start])
-        var j = start + 1
+    /// The longest dictionary string that starts at `start`: its length, and how far the run at
+    /// `start` carries it (the codes of lengths up to that are `runs.runCodes`; `tail`, when
+    /// given, receives the codes of the longer lengths). The last code is `last`.
+    @inline(__always) func walk(
+        from start: Int, _ runs: LZWRunIndex, tail: UnsafeMutablePointer<Int32>?
+    ) -> (length: Int, runPart: Int, last: Int) {
+        let t = Int(symbols[start])
+        let remaining = Int(runs.runEnd[start]) - start
+        let known = runs.runCount[t]
+        if remaining > known {
+            return (known, known, Int(runs.runCodes[t << 12 + known - 1]))
+        }
+        var code = Int(runs.runCodes[t << 12 + remaining - 1])
+        var j = start + remaining
+        var n = 0
         while j < symbols.count {
             let found = table.lookup(code, symbols[j])
             guard found >= 0 else { break }
             code = found
+            tail?[n] = Int32(found)
+            n += 1
             j += 1
         }
-        return j - start
+        return (j - start, remaining, code)
+    }
+
+    /// `close` that keeps `runs` current. - Returns: whether a clear code was written.
+    @inline(__always) mutating func close(_ prefix: Int, startingNextWith next: UInt8, runs: LZWRunIndex) -> Bool {
+        emit(prefix)
+        if nextCode >= 4095 {
+            emit(clearCode)
+            nextCode = endCode + 1
+            bits = minimumCodeSize + 1
+            limit = 1 << bits
+            table.clear()
+            runs.reset(alphabet: clearCode)
+            return true
+        }
+        let inserted = table.insert(prefix, next, code: nextCode)
+        runs.added(nextCode, prefix: prefix, symbol: next, inserted: inserted)
+        nextCode += 1
+        return false
+    }
+
+    /// The greedy parse of a stream without choices (what `compress` does for it, code for
+    /// code), walking runs in one step.
+    mutating func compressGreedy() -> [UInt8] {
+        table.clear()
+        emit(clearCode)
+        let count = symbols.count
+        let runs = table.runs
+        runs.start(symbols, alphabet: clearCode)
+        var start = 0
+        while start < count {
+            let match = walk(from: start, runs, tail: nil)
+            guard start + match.length < count else {
+                emit(match.last)
+                break
+            }
+            _ = close(match.last, startingNextWith: symbols[start + match.length], runs: runs)
+            start += match.length
+        }
+        emit(endCode)
+        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
+        return out
     }
 
     mutating func compressWithLookahead() -> [UInt8] {
         table.clear()
         emit(clearCode)
         let count = symbols.count
-        // prefixes[l − 1]: the code of the string of the l symbols from `start`.
-        var prefixes: [Int] = []
-        prefixes.reserveCapacity(256)
+        let runs = table.runs
+        runs.start(symbols, alphabet: clearCode)
+        // The codes of the start's match beyond its run: at most 4096 strings.
+        let tail = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
+        defer { tail.deallocate() }
         // The longest string in the dictionary: a shorter first string of length l can only win
         // when l plus this beats the best reach so far.
         var longestString = 1
         var start = 0
         while start < count {
-            prefixes.removeAll(keepingCapacity: true)
-            var code = Int(symbols[start])
-            prefixes.append(code)
-            var j = start + 1
-            while j < count {
-                let found = table.lookup(code, symbols[j])
-                guard found >= 0 else { break }
-                code = found
-                prefixes.append(code)
-                j += 1
-            }
-            let longest = prefixes.count
+            let match = walk(from: start, runs, tail: tail)
+            let longest = match.length
             guard start + longest < count else {
-                emit(code)
+                emit(match.last)
                 break
             }
             var chosen = longest
-            var bestReach = longest + longestMatch(from: start + longest)
+            var bestReach = longest + walk(from: start + longest, runs, tail: nil).length
             var length = longest - 1
             while length >= max(1, longest - LZWEncoder.lookaheadParseDepth), length + longestString > bestReach {
-                let reach = length + longestMatch(from: start + length)
+                let reach = length + walk(from: start + length, runs, tail: nil).length
                 if reach > bestReach {
                     bestReach = reach
                     chosen = length
                 }
                 length -= 1
             }
+            let t = Int(symbols[start])
+            let prefix =
+                chosen <= match.runPart
+                ? Int(runs.runCodes[t << 12 + chosen - 1]) : Int(tail[chosen - match.runPart - 1])
             // A shorter string plus its next symbol may already be in the dictionary; the
-            // decoder still spends a code on it, and so does `close`.
-            close(prefixes[chosen - 1], startingNextWith: symbols[start + chosen])
-            longestString = nextCode == endCode + 1 ? 1 : max(longestString, chosen + 1)
+            // decoder still spends a code on it, and so does this encoder.
+            if close(prefix, startingNextWith: symbols[start + chosen], runs: runs) {
+                longestString = 1
+            } else {
+                longestString = max(longestString, chosen + 1)
+            }
             start += chosen
         }
         emit(endCode)

@@ -37,7 +37,7 @@ struct LZWEncoder {
                 var run = LZWRun(
                     table: table, symbols: symbols, flexible: hasFlexible ? flexible : nil, alternative: alternative,
                     minimumCodeSize: minimumCodeSize)
-                return run.compress()
+                return hasFlexible ? run.compress() : run.compressGreedy()
             }
         }
     }
@@ -52,6 +52,8 @@ final class LZWTable {
     /// Keys set since the last clear.
     let touched = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
     var touchedCount = 0
+    /// Scratch for `compressWithLookahead`.
+    let runs = LZWRunIndex()
 
     init() {
         codes.initialize(repeating: 0, count: Self.capacity)
@@ -77,12 +79,15 @@ final class LZWTable {
 
     /// Adds `prefix` + `symbol` as `code`; a string already present keeps its first code (the
     /// lookahead parse may add one twice, and both codes stand for the same string).
-    @inline(__always) func insert(_ prefix: Int, _ symbol: UInt8, code: Int) {
+    /// - Returns: whether it was added.
+    @discardableResult
+    @inline(__always) func insert(_ prefix: Int, _ symbol: UInt8, code: Int) -> Bool {
         let key = prefix << 8 | Int(symbol)
-        guard codes[key] == 0, touchedCount < 4096 else { return }
+        guard codes[key] == 0, touchedCount < 4096 else { return false }
         codes[key] = UInt16(truncatingIfNeeded: code)
         touched[touchedCount] = Int32(key)
         touchedCount += 1
+        return true
     }
 }
 

@@ -242,8 +242,23 @@ private func antialiasedRing() -> [UInt8] {
     }
 }
 
+/// Transparency-heavy 4-bit content as loader frames are: runs of index 0 from 1 to 1 500
+/// pixels, runs of 15 up to 200, and one-pixel edges between them; 30 000 pixels, so the table
+/// clears several times while run strings are long.
+private func longRuns() -> [UInt8] {
+    var random = TestRandom(state: 21)
+    var symbols: [UInt8] = []
+    while symbols.count < 30000 {
+        symbols += [UInt8](repeating: 0, count: 1 + random.next(1500))
+        symbols.append(UInt8(1 + random.next(14)))
+        symbols += [UInt8](repeating: 15, count: random.next(200))
+        if random.next(2) == 0 { symbols.append(UInt8(1 + random.next(14))) }
+    }
+    return Array(symbols.prefix(30000))
+}
+
 /// Streams for the lookahead parse: noise, runs, stripes, a repeated phrase, an anti-aliased
-/// ring, and one-, two- and three-pixel images.
+/// ring, long runs, and one-, two- and three-pixel images.
 private func lookaheadStreams() -> [(width: Int, height: Int, symbols: [UInt8])] {
     var random = TestRandom(state: 9)
     let runs = (0..<12000).map { i in UInt8((i / (1 + i % 37)) % 3 == 0 ? 0 : random.next(4)) }
@@ -252,15 +267,110 @@ private func lookaheadStreams() -> [(width: Int, height: Int, symbols: [UInt8])]
     let repeated = Array((0..<400).map { _ in phrase }.joined())
     return [
         (200, 100, sparseNoise()), (120, 100, runs), (90, 100, stripes), (140, 40, repeated),
-        (96, 96, antialiasedRing()), (1, 1, [5]), (2, 1, [5, 5]), (3, 1, [1, 2, 1]),
+        (96, 96, antialiasedRing()), (200, 150, longRuns()), (1, 1, [5]), (2, 1, [5, 5]), (3, 1, [1, 2, 1]),
     ]
 }
 
-@Test(arguments: 0..<8)
+@Test(arguments: 0..<9)
 func lookaheadParseDecodesInGiflib(stream: Int) throws {
     let (width, height, symbols) = lookaheadStreams()[stream]
     let data = LZWEncoder().compressWithLookahead(symbols, minimumCodeSize: 4)
     #expect(try giflibIndices(data, width: width, height: height) == symbols)
+}
+
+/// GIF LZW written the plain way: the dictionary a `Dictionary` from (prefix code, symbol) to
+/// code, every string walked symbol by symbol. `depth` nil is the greedy parse; otherwise
+/// LZW-FP as `compressWithLookahead` documents it (lengths down to `longest − depth`, ties to
+/// the longer, lengths that cannot beat the best reach even with the dictionary's longest
+/// string skipped). Code widths, clears and bit packing as GIF89a appendix F.
+private func referenceLZW(_ symbols: [UInt8], codeSize: Int, depth: Int?) -> [UInt8] {
+    let clear = 1 << codeSize
+    let end = clear + 1
+    var table: [Int: Int] = [:]
+    var next = end + 1
+    var bits = codeSize + 1
+    var out: [UInt8] = []
+    var buffer = 0
+    var buffered = 0
+    func emit(_ code: Int) {
+        buffer |= code << buffered
+        buffered += bits
+        while buffered >= 8 {
+            out.append(UInt8(buffer & 0xFF))
+            buffer >>= 8
+            buffered -= 8
+        }
+        if next >= 1 << bits && bits < 12 { bits += 1 }
+    }
+    /// The codes of the strings of 1, 2, … symbols from `i` that the table holds.
+    func walk(_ i: Int) -> [Int] {
+        var codes = [Int(symbols[i])]
+        while i + codes.count < symbols.count,
+            let found = table[codes[codes.count - 1] << 8 | Int(symbols[i + codes.count])]
+        {
+            codes.append(found)
+        }
+        return codes
+    }
+    emit(clear)
+    var longestString = 1
+    var i = 0
+    while i < symbols.count {
+        let codes = walk(i)
+        let longest = codes.count
+        if i + longest >= symbols.count {
+            emit(codes[longest - 1])
+            break
+        }
+        var chosen = longest
+        if let depth {
+            var best = longest + walk(i + longest).count
+            var length = longest - 1
+            while length >= max(1, longest - depth), length + longestString > best {
+                let reach = length + walk(i + length).count
+                if reach > best {
+                    best = reach
+                    chosen = length
+                }
+                length -= 1
+            }
+        }
+        emit(codes[chosen - 1])
+        if next >= 4095 {
+            emit(clear)
+            table = [:]
+            next = end + 1
+            bits = codeSize + 1
+            longestString = 1
+        } else {
+            let key = codes[chosen - 1] << 8 | Int(symbols[i + chosen])
+            if table[key] == nil { table[key] = next }
+            next += 1
+            longestString = max(longestString, chosen + 1)
+        }
+        i += chosen
+    }
+    emit(end)
+    if buffered > 0 { out.append(UInt8(buffer & 0xFF)) }
+    return out
+}
+
+@Test(arguments: 0..<9)
+func greedyAndLookaheadParsesMatchThePlainImplementation(stream: Int) {
+    // The encoder walks runs of one symbol in a single step; the streams must not change.
+    let symbols = lookaheadStreams()[stream].symbols
+    let encoder = LZWEncoder()
+    /// Where two streams first differ (nil when equal), so a failure names a byte, not 20 KB.
+    func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
+        a == b ? nil : zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+    }
+    let greedy = encoder.compress(symbols, flexible: [], alternative: 0, minimumCodeSize: 4)
+    let lookahead = encoder.compressWithLookahead(symbols, minimumCodeSize: 4)
+    let greedyDifference = firstDifference(greedy, referenceLZW(symbols, codeSize: 4, depth: nil))
+    let lookaheadDifference = firstDifference(
+        lookahead, referenceLZW(symbols, codeSize: 4, depth: LZWEncoder.lookaheadParseDepth))
+    #expect(greedyDifference == nil)
+    #expect(lookaheadDifference == nil)
 }
 
 @Test func lookaheadParseSizesAgainstGreedy() {
