@@ -20,8 +20,9 @@ For every preset in presets/, the frames are rendered once to PNG by animexport 
   (d)  ImageMagick  convert -delay 1xFPS -loop 0 FRAMES -layers Optimize
 
 and each GIF is decoded by Pillow. Per tool: wall ms of the encoding processes (best of three
-runs, process start included; for (a) the in-process PNG decode and encode times are printed
-too), bytes, total
+runs, process start included; for (a) the in-process PNG decode and encode times, best of
+three, are printed too, and the encode time on one thread, whose GIF must be the same), bytes,
+total
 duration in cs (and its error against the loop period), PSNR in dB over all frames of the
 decoded GIF against the source frames, both composited on the same page colour (the preset's
 matte, else white), and the ratios ours/theirs: (a) against (c') is the fair byte comparison
@@ -53,20 +54,33 @@ CONVERT = "/usr/bin/convert"  # the real ImageMagick, not a wrapper earlier on P
 LOSSY = 8  # the (a'') row's --lossy tolerance, levels per channel
 
 
-LAST_OUTPUT = [""]
+# The standard output of each of the three runs of the last command.
+LAST_OUTPUTS = []
 
 
 def run(arguments):
     """Runs a command; returns its wall time in ms (best of 3 runs, the machine is shared).
     Any failure stops the benchmark."""
     best = math.inf
+    LAST_OUTPUTS.clear()
     for _ in range(3):
         start = time.perf_counter()
         result = subprocess.run(arguments, capture_output=True)
         best = min(best, (time.perf_counter() - start) * 1000)
         if result.returncode != 0:
             sys.exit("bench-peers: %s failed (%d): %s" % (arguments[0], result.returncode, result.stderr.decode()))
-        LAST_OUTPUT[0] = result.stdout.decode()
+        LAST_OUTPUTS.append(result.stdout.decode())
+    return best
+
+
+def in_process_ms():
+    """`animexport-bench --encode-frames` prints "png-decode-ms X encode-ms Y": the best of the
+    last command's three runs, per field."""
+    best = {}
+    for output in LAST_OUTPUTS:
+        words = output.split()
+        for key, value in zip(words[::2], words[1::2]):
+            best[key] = min(best.get(key, math.inf), float(value))
     return best
 
 
@@ -213,7 +227,10 @@ def bench(preset, work):
     out = {}
     a = os.path.join(work, name + "-a.gif")
     out["(a) animexport"] = (run([BENCH, "--encode-frames", frames_dir, preset, "-o", a]), a)
-    inside = LAST_OUTPUT[0].split()
+    inside = in_process_ms()
+    a1 = os.path.join(work, name + "-a-1thread.gif")
+    run([BENCH, "--encode-frames", frames_dir, preset, "-o", a1, "--workers", "1"])
+    inside_one_thread = in_process_ms()
     a2 = os.path.join(work, name + "-a-threshold.gif")
     out["(a') animexport --matte none"] = (
         run([BENCH, "--encode-frames", frames_dir, preset, "-o", a2, "--matte", "none"]), a2)
@@ -254,8 +271,13 @@ def bench(preset, work):
         results[tool] = (ms, size, duration, quality)
         error = duration - period_cs
         print("  %-33s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error, decibels(quality)))
-    print("  (a) in process: PNG decode %s ms, GIF encode %s ms (the rest of its wall time is process start)"
-          % (inside[1], inside[3]))
+    print("  (a) in process: PNG decode %.2f ms, GIF encode %.2f ms on every core, %.2f ms on one"
+          " (best of 3; the rest of its wall time is process start)"
+          % (inside["png-decode-ms"], inside["encode-ms"], inside_one_thread["encode-ms"]))
+    if open(a1, "rb").read() != open(a, "rb").read():
+        sys.exit("bench-peers: %s: the one-thread GIF differs from the every-core GIF" % name)
+    print("  our encode / ffmpeg 2-pass wall  %.3f on every core, %.3f on one"
+          % (inside["encode-ms"] / out["(b) ffmpeg 2-pass"][0], inside_one_thread["encode-ms"] / out["(b) ffmpeg 2-pass"][0]))
     ours = results["(a) animexport"]
     for tool in ("(b) ffmpeg 2-pass", "(c) ffmpeg + gifsicle -O3", "(d) ImageMagick Optimize"):
         theirs = results[tool]

@@ -55,8 +55,8 @@ extension Command {
           --sheet-colors N       allow a palette PNG of N colours (2…256) when smaller
 
         RUNNING
-          -j, --jobs N           render threads (default: the number of cores); the bytes written
-                                 are the same for every N
+          -j, --jobs N           threads that render and encode (default: the number of cores);
+                                 the bytes written are the same for every N
           --watch                re-render when a preset or a file it uses changes; Ctrl-C stops
           --strict               validate: lints (warnings) count as errors
           -q, --quiet            print nothing on success (no progress line either)

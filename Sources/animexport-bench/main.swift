@@ -10,7 +10,7 @@
 // preset supplies the loop period and the matte (`--matte none` thresholds instead):
 //
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
-//                    [--lossy N]
+//                    [--lossy N] [--workers N]
 //
 // and to measure PNG compression choices on one image (docs/encoding.md has the table):
 //
@@ -61,7 +61,8 @@ final class DecodedSlots: @unchecked Sendable {
 
 /// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF.
 func encodeFrames(
-    _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int
+    _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int,
+    workers: Int?
 ) throws {
     let composition = try PresetLoader.load(contentsOf: preset).composition
     let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, Exporter.maximumGIFFrameRate))
@@ -83,6 +84,7 @@ func encodeFrames(
     options.matte = composition.canvas.matte
     options.dither = dither
     options.lossy = lossy
+    options.workers = workers
     if let matte {
         if matte == "none" {
             options.matte = nil
@@ -164,6 +166,7 @@ var outputPath: String?
 var matteArgument: String?
 var dither = GIFDither.none
 var lossy = 0
+var workers: Int?
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
@@ -171,7 +174,7 @@ while !arguments.isEmpty {
         guard let value = arguments.first else { fail("\(a) needs an image", 64) }
         do { try pngStrategies(value) } catch { fail("\(error)", 1) }
         exit(0)
-    case "--encode-frames", "-o", "--matte", "--dither", "--lossy":
+    case "--encode-frames", "-o", "--matte", "--dither", "--lossy", "--workers":
         guard let value = arguments.first else { fail("\(a) needs a value", 64) }
         arguments.removeFirst()
         switch a {
@@ -181,6 +184,9 @@ while !arguments.isEmpty {
         case "--lossy":
             guard let n = Int(value), (0...255).contains(n) else { fail("--lossy \(value): expected 0…255", 64) }
             lossy = n
+        case "--workers":
+            guard let n = Int(value), n >= 1 else { fail("--workers \(value): expected a count ≥ 1", 64) }
+            workers = n
         default:
             switch value {
             case "none": dither = .none
@@ -202,7 +208,7 @@ while !arguments.isEmpty {
 }
 let columns = [
     ("preset", 10), ("scale", 5), ("frames", 6), ("px", 9), ("render ms/f", 11), ("encode ms/f", 11),
-    ("enc MP/s", 8), ("sheet ms", 8), ("wall ms", 8), ("GIF bytes", 10), ("sheet bytes", 11),
+    ("enc MP/s", 8), ("1-core MP/s", 11), ("sheet ms", 8), ("wall ms", 8), ("GIF bytes", 10), ("sheet bytes", 11),
     ("peak MB", 7),
 ]
 if let framesDirectory {
@@ -210,7 +216,7 @@ if let framesDirectory {
     do {
         try encodeFrames(
             framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither,
-            lossy: lossy)
+            lossy: lossy, workers: workers)
     } catch {
         fail("\(error)", 1)
     }
@@ -238,6 +244,10 @@ do {
     options.matte = composition.canvas.matte
     var gifBytes = 0
     let encodeSeconds = try seconds { gifBytes = try Exporter.gif(animation, options: options).bytes.count }
+    // The same encoding on one thread: the cost per core.
+    options.workers = 1
+    let oneCoreSeconds = try seconds { _ = try Exporter.gif(animation, options: options) }
+    options.workers = nil
     var sheetBytes = 0
     let sheetSeconds = try seconds {
         let sheet = try Exporter.sheet(animation, imageName: "bench.png", columns: nil, padding: 0)
@@ -257,7 +267,8 @@ do {
         composition.name, formatNumber(scale) + "x", "\(frames.count)",
         frames.first.map { "\($0.width)x\($0.height)" } ?? "-",
         String(format: "%.3f", renderSeconds * 1000 / n), String(format: "%.3f", encodeSeconds * 1000 / n),
-        String(format: "%.1f", megapixels / encodeSeconds), String(format: "%.1f", sheetSeconds * 1000),
+        String(format: "%.1f", megapixels / encodeSeconds), String(format: "%.1f", megapixels / oneCoreSeconds),
+        String(format: "%.1f", sheetSeconds * 1000),
         String(format: "%.1f", wallSeconds * 1000), "\(gifBytes)", "\(sheetBytes)",
         String(format: "%.1f", peakMemoryMB()),
     ]
