@@ -31,7 +31,8 @@ struct LZWEncoder {
     /// - Returns: the packed code stream (without the code-size byte or sub-block lengths).
     func compress(_ symbols: [UInt8], flexible: [Bool], alternative: UInt8, minimumCodeSize: Int) -> [UInt8] {
         guard !symbols.isEmpty else { return [] }
-        let hasFlexible = flexible.count == symbols.count
+        // Without a single flexible pixel the stream is the plain greedy parse.
+        let hasFlexible = flexible.count == symbols.count && flexible.contains(true)
         return symbols.withUnsafeBufferPointer { symbols in
             flexible.withUnsafeBufferPointer { flexible in
                 var run = LZWRun(
