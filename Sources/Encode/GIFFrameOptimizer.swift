@@ -240,11 +240,27 @@ struct GIFFrameOptimizer {
                 counts[Int(symbol)] += 1
             }
             let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
-            var rules: [(Int) -> Bool] = [{ _ in false }, { _ in true }]
-            for colour in common.prefix(2) where common.count > 1 { rules.append { $0 == colour } }
+            // Each rule as the set of colours that keep their own index.
+            var rules = [[Bool](repeating: false, count: 256), [Bool](repeating: true, count: 256)]
+            for colour in common.prefix(2) where common.count > 1 {
+                var own = [Bool](repeating: false, count: 256)
+                own[colour] = true
+                rules.append(own)
+            }
             best.data = []
-            for ownColour in rules {
-                let fixed = zip(greedy.symbols, greedy.flexible).map { $1 && !ownColour(Int($0)) ? t : $0 }
+            for own in rules {
+                let fixed = [UInt8](unsafeUninitializedCapacity: greedy.symbols.count) { out, initialized in
+                    greedy.symbols.withUnsafeBufferPointer { symbols in
+                        greedy.flexible.withUnsafeBufferPointer { flexible in
+                            own.withUnsafeBufferPointer { own in
+                                for p in 0..<symbols.count {
+                                    out[p] = flexible[p] && !own[Int(symbols[p])] ? t : symbols[p]
+                                }
+                            }
+                        }
+                    }
+                    initialized = greedy.symbols.count
+                }
                 let data = lzw.compress(fixed, flexible: [], alternative: 0, minimumCodeSize: greedy.codeSize)
                 if best.data.isEmpty || data.count < best.data.count { best = (fixed, data) }
             }

@@ -68,10 +68,24 @@ final class LZWRunIndex {
             capacity = symbols.count
             runEnd = .allocate(capacity: capacity)
         }
-        var end = symbols.count
-        for p in stride(from: symbols.count - 1, through: 0, by: -1) {
-            if p + 1 < symbols.count && symbols[p] != symbols[p + 1] { end = p + 1 }
-            runEnd[p] = Int32(end)
+        // Run by run: the next change is found eight symbols at a time (a word compared with
+        // itself shifted by one symbol), then the run's positions are filled.
+        let count = symbols.count
+        guard let base = symbols.baseAddress else { return reset(alphabet: alphabet) }
+        let raw = UnsafeRawPointer(base)
+        var runStart = 0
+        while runStart < count {
+            var end = runStart + 1
+            while end + 8 < count {
+                let here = raw.loadUnaligned(fromByteOffset: end - 1, as: UInt64.self)
+                let next = raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+                guard here == next else { break }
+                end += 8
+            }
+            while end < count && symbols[end] == symbols[end - 1] { end += 1 }
+            let value = Int32(end)
+            for p in runStart..<end { runEnd[p] = value }
+            runStart = end
         }
         reset(alphabet: alphabet)
     }
