@@ -18,12 +18,11 @@
 ///   (for the last frame: frame 0, so a player that does not clear between loops still shows
 ///   frame 0 right), frame k gets disposal 2 (its rectangle, grown to cover those pixels, is
 ///   cleared to transparent afterwards) or disposal 3 (the screen goes back to how it was
-///   before frame k, allowed when all those pixels were transparent then), whichever makes
-///   frame k plus the next frame smaller (frame k compressed both ways; the next frame
-///   estimated as its pixels that differ from each screen at frame k's bytes per pixel of its
-///   rectangle). Otherwise disposal 1. Frames with
-///   disposal 2 always name the transparency index, because Pillow and ffmpeg clear to the
-///   background colour when a frame has none.
+///   before frame k, allowed when all those pixels were transparent then), whichever leaves the
+///   next frame fewer pixels to change (frame k itself costs the same either way: pixels that
+///   were transparent before it and are opaque in it lie in its rectangle already). Otherwise
+///   disposal 1. Frames with disposal 2 always name the transparency index, because Pillow and
+///   ffmpeg clear to the background colour when a frame has none.
 /// - **Code size**: a frame written with the global table uses the LZW minimum code size of the
 ///   largest index it must write; an unchanged pixel whose own index needs more is written as
 ///   the transparency index (`GIFPalette.reorderedByUse` gives busy colours small indices).
@@ -175,37 +174,22 @@ struct GIFFrameOptimizer {
                 let grown = union(rect, erase.box)
                 frame.rect = grown
                 frame.disposal = GIFFramePlan.restoreToBackground
-                // Disposal 3 (the screen returns to `canvas`) is weighed against 2 by this frame's
-                // bytes either way plus the next frame's, estimated from how many of its pixels
-                // differ from each screen at this frame's bytes per pixel (a trial compression
-                // of the next frame cost more time than it saved bytes). When both disposals
-                // cover the same rectangle this frame's bytes are equal, and the counts decide.
-                let weighsSizes = erase.restorable && grown != rect
-                var cleared: Encoded?
-                if lossy || weighsSizes {
-                    cleared = try encode(target, over: canvas, in: grown, pinned: pinned, lzw)
-                    frame.encoded = cleared
+                if lossy {
+                    frame.encoded = try encode(target, over: canvas, in: grown, pinned: pinned, lzw)
                 }
-                var clearedCanvas = cleared.map { written($0, over: canvas, shown: shown) } ?? shown
+                var clearedCanvas = frame.encoded.map { written($0, over: canvas, shown: shown) } ?? shown
                 fill(&clearedCanvas, grown, with: t)
-                if erase.restorable {
-                    let nextCleared = isLast ? 0 : changedPixels(next, over: clearedCanvas)
-                    let nextRestored = isLast ? 0 : changedPixels(next, over: canvas)
-                    var restored = cleared
-                    var restores = nextRestored < nextCleared
-                    if let cleared, grown != rect {
-                        let other = try encode(target, over: canvas, in: rect, pinned: pinned, lzw)
-                        let bytesPerPixel = Double(cleared.data.count) / Double(grown.width * grown.height)
-                        restores =
-                            Double(other.data.count) + Double(nextRestored) * bytesPerPixel
-                            < Double(cleared.data.count) + Double(nextCleared) * bytesPerPixel
-                        restored = other
-                    }
-                    if restores {
-                        frame.rect = rect
-                        frame.encoded = restored
-                        frame.disposal = GIFFramePlan.restoreToPrevious
-                    }
+                // Disposal 3 (the screen returns to `canvas`) is weighed against 2 by this frame's
+                // bytes either way plus the next frame's. The pixels disposal 3 must erase were
+                // transparent on `canvas` and are opaque in `target`, so they already lie in
+                // `rect` (`grown == rect`) and this frame's bytes are the same either way. The
+                // next frame's are estimated from how many of its pixels differ from each screen
+                // (a trial compression of it cost more time than it saved bytes): the smaller
+                // count wins, a tie goes to disposal 2.
+                if erase.restorable && !isLast
+                    && changedPixels(next, over: canvas) < changedPixels(next, over: clearedCanvas)
+                {
+                    frame.disposal = GIFFramePlan.restoreToPrevious
                 }
                 if frame.disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
             } else {
