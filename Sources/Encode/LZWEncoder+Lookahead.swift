@@ -141,50 +141,23 @@ extension LZWRun {
         return (j - start, remaining, code)
     }
 
-    /// `close` that keeps `runs` current. - Returns: whether a clear code was written.
-    @inline(__always) mutating func close(_ prefix: Int, startingNextWith next: UInt8, runs: LZWRunIndex) -> Bool {
-        emit(prefix)
-        if nextCode >= 4095 {
-            emit(clearCode)
-            nextCode = endCode + 1
-            bits = minimumCodeSize + 1
-            limit = 1 << bits
-            table.clear()
-            runs.reset(alphabet: clearCode)
-            return true
-        }
-        let inserted = table.insert(prefix, next, code: nextCode)
-        runs.added(nextCode, prefix: prefix, symbol: next, inserted: inserted)
-        nextCode += 1
-        return false
-    }
-
     /// The greedy parse of a stream without choices (what `compress` does for it, code for
     /// code), walking runs in one step.
     mutating func compressGreedy() -> [UInt8] {
-        table.clear()
-        emit(clearCode)
-        let count = symbols.count
+        begin()
         let runs = table.runs
         runs.start(symbols, alphabet: clearCode)
         var start = 0
-        while start < count {
+        while true {
             let match = walk(from: start, runs, tail: nil)
-            guard start + match.length < count else {
-                emit(match.last)
-                break
-            }
-            _ = close(match.last, startingNextWith: symbols[start + match.length], runs: runs)
+            guard start + match.length < symbols.count else { return end(with: match.last) }
+            close(match.last, startingNextWith: symbols[start + match.length], runs: runs)
             start += match.length
         }
-        emit(endCode)
-        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
-        return out
     }
 
     mutating func compressWithLookahead() -> [UInt8] {
-        table.clear()
-        emit(clearCode)
+        begin()
         let count = symbols.count
         let runs = table.runs
         runs.start(symbols, alphabet: clearCode)
@@ -195,13 +168,10 @@ extension LZWRun {
         // when l plus this beats the best reach so far.
         var longestString = 1
         var start = 0
-        while start < count {
+        while true {
             let match = walk(from: start, runs, tail: tail)
             let longest = match.length
-            guard start + longest < count else {
-                emit(match.last)
-                break
-            }
+            guard start + longest < count else { return end(with: match.last) }
             var chosen = longest
             var bestReach = longest + walk(from: start + longest, runs, tail: nil).length
             var length = longest - 1
@@ -226,8 +196,5 @@ extension LZWRun {
             }
             start += chosen
         }
-        emit(endCode)
-        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
-        return out
     }
 }

@@ -44,8 +44,7 @@ extension LZWRun {
     /// pixels wins; when none continues the string, it is closed and the next one starts with
     /// the default symbol (or the alternative after an alternative).
     mutating func compressLossy(wanted: [Int16], similar: [[UInt8]]) -> (data: [UInt8], written: [UInt8]) {
-        table.clear()
-        emit(clearCode)
+        begin()
         var written = [UInt8](repeating: 0, count: symbols.count)
         var first = symbols[0]
         if let flexible, flexible[0] { first = alternative }
@@ -91,10 +90,7 @@ extension LZWRun {
             current = Int(start)
             written[i] = start
         }
-        emit(current)
-        emit(endCode)
-        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
-        return (out, written)
+        return (end(with: current), written)
     }
 
     /// Pixel `i`'s acceptable symbols, the default first.

@@ -140,8 +140,19 @@ struct LZWRun {
         }
     }
 
-    /// Ends the string `current`; the next string starts with `start`.
-    @inline(__always) mutating func close(_ current: Int, startingNextWith start: UInt8) {
+    /// Starts the stream: an empty dictionary and a clear code.
+    mutating func begin() {
+        table.clear()
+        emit(clearCode)
+    }
+
+    /// Ends the string `current`; the next string starts with `start`. `runs`, when given, is
+    /// kept current (`LZWRunIndex`).
+    /// - Returns: whether the table was full, so a clear code was written instead of an entry.
+    @discardableResult
+    @inline(__always) mutating func close(
+        _ current: Int, startingNextWith start: UInt8, runs: LZWRunIndex? = nil
+    ) -> Bool {
         emit(current)
         if nextCode >= 4095 {
             emit(clearCode)
@@ -149,15 +160,25 @@ struct LZWRun {
             bits = minimumCodeSize + 1
             limit = 1 << bits
             table.clear()
-        } else {
-            table.insert(current, start, code: nextCode)
-            nextCode += 1
+            runs?.reset(alphabet: clearCode)
+            return true
         }
+        let inserted = table.insert(current, start, code: nextCode)
+        runs?.added(nextCode, prefix: current, symbol: start, inserted: inserted)
+        nextCode += 1
+        return false
+    }
+
+    /// Ends the stream with `last`, the end-of-information code and the last partial byte.
+    mutating func end(with last: Int) -> [UInt8] {
+        emit(last)
+        emit(endCode)
+        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
+        return out
     }
 
     mutating func compress() -> [UInt8] {
-        table.clear()
-        emit(clearCode)
+        begin()
         var previousWasAlternative = flexible?[0] ?? false
         var current = Int(previousWasAlternative ? alternative : symbols[0])
         for i in 1..<symbols.count {
@@ -197,10 +218,7 @@ struct LZWRun {
             }
             previousWasAlternative = false
         }
-        emit(current)
-        emit(endCode)
-        if buffered > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
-        return out
+        return end(with: current)
     }
 
     /// Pixels to look ahead when choosing between two symbols.
