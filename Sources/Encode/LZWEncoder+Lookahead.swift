@@ -43,6 +43,7 @@ final class LZWRunIndex {
     private(set) var runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     private var capacity = 1
     /// `runCodes[t << 12 + k − 1]`: the code of `t` repeated `k` times, for k = 1…`runCount[t]`.
+    /// Left uninitialised (2 MiB): an entry is only read after `reset` or `added` wrote it.
     let runCodes = UnsafeMutablePointer<UInt16>.allocate(capacity: 256 << 12)
     let runCount = UnsafeMutablePointer<Int>.allocate(capacity: 256)
     /// Per code: the symbol it repeats when it is a run, else −1.
@@ -51,7 +52,6 @@ final class LZWRunIndex {
     init() {
         runCount.initialize(repeating: 1, count: 256)
         runSymbol.initialize(repeating: -1, count: 4096)
-        runCodes.initialize(repeating: 0, count: 256 << 12)
     }
 
     deinit {

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// GIF's variable-length-code LZW compression (GIF89a, appendix F), with one freedom giflib's
 /// encoder lacks: a pixel may accept two symbols.
 ///
@@ -49,20 +53,25 @@ struct LZWEncoder {
 /// zeroes only the entries set since the last clear (at most 4096).
 final class LZWTable {
     static let capacity = 4096 << 8
-    let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
+    /// Zeroed by `calloc`, which for a block this large maps fresh zero pages: only the pages a
+    /// stream touches are ever faulted in (a 64×64 frame touches a few of the 512).
+    let codes: UnsafeMutablePointer<UInt16>
     /// Keys set since the last clear.
     let touched = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
     var touchedCount = 0
-    /// Scratch for `compressWithLookahead`.
+    /// Scratch for the run-walking parses.
     let runs = LZWRunIndex()
 
     init() {
-        codes.initialize(repeating: 0, count: Self.capacity)
+        guard let zeroed = calloc(Self.capacity, MemoryLayout<UInt16>.stride) else {
+            fatalError("out of memory for a 2 MiB LZW table")
+        }
+        codes = zeroed.bindMemory(to: UInt16.self, capacity: Self.capacity)
         touched.initialize(repeating: 0, count: 4096)
     }
 
     deinit {
-        codes.deallocate()
+        free(codes)
         touched.deallocate()
     }
 
