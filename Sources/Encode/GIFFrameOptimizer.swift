@@ -245,7 +245,11 @@ struct GIFFrameOptimizer {
                     }
                     initialized = greedy.symbols.count
                 }
-                let data = lzw.compress(fixed, flexible: [], alternative: 0, minimumCodeSize: greedy.codeSize)
+                // A rule's stream is given up once it is longer than the best so far.
+                let limit = best.data.isEmpty ? Int.max : best.data.count - 1
+                guard
+                    let data = lzw.compress(fixed, minimumCodeSize: greedy.codeSize, unlessLongerThan: limit)
+                else { continue }
                 if best.data.isEmpty || data.count < best.data.count { best = (fixed, data) }
             }
             if best.data.count < encoded.data.count {

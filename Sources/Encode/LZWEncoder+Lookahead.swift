@@ -142,16 +142,21 @@ extension LZWRun {
     }
 
     /// The greedy parse of a stream without choices (what `compress` does for it, code for
-    /// code), walking runs in one step.
-    mutating func compressGreedy() -> [UInt8] {
+    /// code), walking runs in one step; nil when the stream is longer than `limit` bytes (found
+    /// out, and the work stopped, as soon as its output passes that).
+    mutating func compressGreedy(limit: Int = .max) -> [UInt8]? {
         begin()
         let runs = table.runs
         runs.start(symbols, alphabet: clearCode)
         var start = 0
         while true {
             let match = walk(from: start, runs, tail: nil)
-            guard start + match.length < symbols.count else { return end(with: match.last) }
+            guard start + match.length < symbols.count else {
+                let stream = end(with: match.last)
+                return stream.count > limit ? nil : stream
+            }
             close(match.last, startingNextWith: symbols[start + match.length], runs: runs)
+            if out.count > limit { return nil }
             start += match.length
         }
     }

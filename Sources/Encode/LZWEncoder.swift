@@ -42,8 +42,21 @@ struct LZWEncoder {
                 var run = LZWRun(
                     table: table, symbols: symbols, flexible: hasFlexible ? flexible : nil, alternative: alternative,
                     minimumCodeSize: minimumCodeSize)
-                return hasFlexible ? run.compress() : run.compressGreedy()
+                return hasFlexible ? run.compress() : run.compressGreedy() ?? []
             }
+        }
+    }
+
+    /// The greedy parse of `symbols` (no flexible pixels), or nil when it is longer than `limit`
+    /// bytes; the work stops as soon as the output passes `limit`. For comparing candidate
+    /// streams, where a loser need not be finished.
+    /// - Parameters: `symbols` and `minimumCodeSize` as for `compress`; `limit` in bytes, ≥ 0.
+    func compress(_ symbols: [UInt8], minimumCodeSize: Int, unlessLongerThan limit: Int) -> [UInt8]? {
+        guard !symbols.isEmpty else { return [] }
+        return symbols.withUnsafeBufferPointer { symbols in
+            var run = LZWRun(
+                table: table, symbols: symbols, flexible: nil, alternative: 0, minimumCodeSize: minimumCodeSize)
+            return run.compressGreedy(limit: limit)
         }
     }
 }

@@ -390,3 +390,14 @@ func greedyAndLookaheadParsesMatchThePlainImplementation(stream: Int) {
     #expect(ring.lookahead < ring.greedy)
     #expect(repeated.lookahead > repeated.greedy)
 }
+
+@Test(arguments: 0..<9)
+func greedyParseWithALimitGivesUpOnlyWhenLonger(stream: Int) {
+    let symbols = lookaheadStreams()[stream].symbols
+    let encoder = LZWEncoder()
+    let full = encoder.compress(symbols, flexible: [], alternative: 0, minimumCodeSize: 4)
+    #expect(encoder.compress(symbols, minimumCodeSize: 4, unlessLongerThan: full.count) == full)
+    #expect(encoder.compress(symbols, minimumCodeSize: 4, unlessLongerThan: full.count - 1) == nil)
+    #expect(
+        encoder.compress(symbols, minimumCodeSize: 4, unlessLongerThan: full.count / 2) == nil)
+}
