@@ -2,6 +2,8 @@
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// GIF's variable-length-code LZW compression (GIF89a, appendix F), with one freedom giflib's

@@ -5,6 +5,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Independent per-frame work spread over a few threads. Items are claimed one at a time (a
@@ -15,6 +17,8 @@ enum ParallelWork {
     static var processorCount: Int {
         #if canImport(Glibc)
             return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #elseif canImport(Darwin)
+            return max(1, Int(sysconf(_SC_NPROCESSORS_ONLN)))
         #else
             return 1
         #endif
