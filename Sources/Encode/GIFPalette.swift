@@ -59,11 +59,15 @@ struct GIFPalette {
     /// largest index it must write (`GIFFrameOptimizer`), so the order of the table matters.
     /// Each frame's needs are estimated as the colours of the pixels that differ from the
     /// previous frame (frame 0: all of them), weighed by the number of runs of equal indices
-    /// among those pixels (a stand-in for the LZW codes the frame takes). Three orders
-    /// are tried, and the one whose frames need the fewest code bits in total is kept:
+    /// among those pixels (a stand-in for the LZW codes the frame takes). Four orders are
+    /// tried, and the one whose frames' streams are shortest in total is kept (each frame's
+    /// length is `LZWEncoder.streamBits` of its runs at the code size its largest index needs):
     /// - colours that the most frames change to come first;
     /// - frames taken from the fewest colours to the most, each adding its colours;
-    /// - frames taken from the most runs to the fewest, each adding its colours.
+    /// - frames taken from the most runs to the fewest, each adding its colours;
+    /// - packed code size by code size: from 2 bits up, while the colours of some frame still
+    ///   fit in the `2^b − first` smallest slots, the frame with the most runs per colour not
+    ///   yet placed adds its colours (a greedy answer to which frames to give small codes).
     /// Ties keep the old order (first appearance for exact palettes); the transparency index
     /// stays 0. Every pixel shows the same colour as before.
     func reorderedByUse(_ frames: [IndexedFrame], workers: Int = 1) -> (GIFPalette, [IndexedFrame]) {
@@ -108,16 +112,53 @@ struct GIFPalette {
         }
         let fewestColoursFirst = needs.indices.sorted { (needs[$0].ranks.count, $0) < (needs[$1].ranks.count, $1) }
         let mostRunsFirst = needs.indices.sorted { (-needs[$0].runs, $0) < (-needs[$1].runs, $1) }
-        // Code bits the frames need under an order: Σ runs × code size.
+        // The frames' stream lengths under an order, in bits.
         func cost(_ order: [Int]) -> Int {
             var position = [Int](repeating: 0, count: colorCount)
             for (newRank, oldRank) in order.enumerated() { position[oldRank] = newRank }
             return needs.reduce(0) { sum, need in
                 let largest = need.ranks.map { position[$0] + first }.max() ?? 0
-                return sum + need.runs * GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
+                return sum
+                    + LZWEncoder.streamBits(
+                        codes: need.runs, minimumCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: largest + 1))
             }
         }
-        let candidates = [byFrameCount, adding(fewestColoursFirst), adding(mostRunsFirst)]
+        // Code size by code size from the smallest up (frames whose colours are all placed
+        // already come free).
+        func packed() -> [Int] {
+            var framesOf = [[Int]](repeating: [], count: colorCount)
+            for (k, need) in needs.enumerated() {
+                for rank in need.ranks { framesOf[rank].append(k) }
+            }
+            var missing = needs.map(\.ranks.count)
+            var covered = [Bool](repeating: false, count: needs.count)
+            var placed = [Bool](repeating: false, count: colorCount)
+            var order: [Int] = []
+            for bits in 2...8 {
+                let capacity = (1 << bits) - first
+                while true {
+                    var best = -1
+                    for k in needs.indices where !covered[k] {
+                        if missing[k] == 0 {
+                            covered[k] = true
+                            continue
+                        }
+                        guard order.count + missing[k] <= capacity else { continue }
+                        if best < 0 || needs[k].runs * missing[best] > needs[best].runs * missing[k] { best = k }
+                    }
+                    guard best >= 0 else { break }
+                    covered[best] = true
+                    for rank in needs[best].ranks.sorted(by: { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) })
+                    where !placed[rank] {
+                        placed[rank] = true
+                        order.append(rank)
+                        for k in framesOf[rank] { missing[k] -= 1 }
+                    }
+                }
+            }
+            return order + byFrameCount.filter { !placed[$0] }
+        }
+        let candidates = [byFrameCount, adding(fewestColoursFirst), adding(mostRunsFirst), packed()]
         let costs = candidates.map(cost)
         let order = candidates[costs.indices.min { (costs[$0], $0) < (costs[$1], $1) } ?? 0]
         guard order != Array(0..<colorCount) else { return (self, frames) }

@@ -61,6 +61,35 @@ struct LZWEncoder {
             return run.compressGreedy(limit: limit)
         }
     }
+
+    /// The length in bits of a stream of `codes` data codes (≥ 0) under `minimumCodeSize`
+    /// (2…8): the clear code first, widths growing and a clear at code 4095 as `compress`
+    /// writes them, the end-of-information code last. What a smaller code size saves depends on
+    /// the code count this way: the first ones are a bit narrower, later ones hardly.
+    static func streamBits(codes: Int, minimumCodeSize: Int) -> Int {
+        let firstFree = (1 << minimumCodeSize) + 2
+        var bits = minimumCodeSize + 1
+        var total = bits
+        var remaining = codes
+        var next = firstFree
+        while remaining > 0 {
+            // Codes written while the next free code is next…last have the width `bits`.
+            let last = bits == 12 ? 4095 : 1 << bits
+            let written = min(remaining, last - next + 1)
+            total += written * bits
+            remaining -= written
+            next += written
+            guard remaining > 0 else { break }
+            if bits == 12 {
+                total += bits
+                next = firstFree
+                bits = minimumCodeSize + 1
+            } else {
+                bits += 1
+            }
+        }
+        return total + bits
+    }
 }
 
 /// The dictionary from `prefix << 8 | symbol` to a code, indexed directly: 4096 prefixes ×

@@ -401,3 +401,75 @@ func greedyParseWithALimitGivesUpOnlyWhenLonger(stream: Int) {
     #expect(
         encoder.compress(symbols, minimumCodeSize: 4, unlessLongerThan: full.count / 2) == nil)
 }
+
+/// The codes of the greedy parse of `symbols`, counted the plain way (a `Dictionary`, clears
+/// at code 4095).
+private func greedyCodeCount(_ symbols: [UInt8], codeSize: Int) -> Int {
+    let firstFree = (1 << codeSize) + 2
+    var table: [Int: Int] = [:]
+    var next = firstFree
+    var count = 0
+    var i = 0
+    while i < symbols.count {
+        var code = Int(symbols[i])
+        var length = 1
+        while i + length < symbols.count, let found = table[code << 8 | Int(symbols[i + length])] {
+            code = found
+            length += 1
+        }
+        count += 1
+        if i + length < symbols.count {
+            if next >= 4095 {
+                table = [:]
+                next = firstFree
+            } else {
+                table[code << 8 | Int(symbols[i + length])] = next
+                next += 1
+            }
+        }
+        i += length
+    }
+    return count
+}
+
+@Test(arguments: 0..<9)
+func streamBitsIsTheLengthOfTheWrittenStream(stream: Int) {
+    // The palette order is chosen by these lengths, so they must follow the encoder's widths
+    // and clears exactly; at each code size the stream has ≥ 1 code (the longest, 30 000 pixels
+    // of runs, clears the table several times at code size 4).
+    let symbols = lookaheadStreams()[stream].symbols
+    let encoder = LZWEncoder()
+    for codeSize in max(2, bits(for: Int(symbols.max() ?? 0)))...8 {
+        let written = encoder.compress(symbols, flexible: [], alternative: 0, minimumCodeSize: codeSize)
+        let codes = greedyCodeCount(symbols, codeSize: codeSize)
+        #expect((LZWEncoder.streamBits(codes: codes, minimumCodeSize: codeSize) + 7) / 8 == written.count)
+    }
+}
+
+@Test func paletteOrderPacksTheBusiestSmallFrameIntoTheSmallestCodes() {
+    // Eight colours (indices 1…8 after the transparency index). Frame 1 changes 30 pixels to
+    // colours 6, 7, 8; frame 2 changes 30 pixels to 3, 4, 5; frame 3 changes one pixel each to
+    // 6 and 3. Taking frames by colour count (frame 3 first), by run count (frame 0 first) or
+    // colours by how many frames change to them all put 3 and 6 before 7 and 8, so frame 1
+    // needs 3-bit codes; packing gives frame 1 the three 2-bit slots and costs frame 3 a bit.
+    let palette = GIFPalette(
+        opaqueColors: (1...8).map { UInt32($0) * 0x10_10_10 }, transparentIndex: 0, quantized: false)
+    let frame0 = (0..<64).map { UInt8(1 + $0 % 8) }
+    var frame1 = frame0
+    for p in 0..<30 { frame1[p] = [6, 7, 8][p % 3] }
+    var frame2 = frame1
+    for p in 30..<60 { frame2[p] = [3, 4, 5][p % 3] }
+    var frame3 = frame2
+    frame3[0] = 3
+    frame3[62] = 6
+    let frames = [frame0, frame1, frame2, frame3].map { IndexedFrame(indices: $0) }
+    let (ordered, remapped) = palette.reorderedByUse(frames)
+    // Every pixel keeps its colour.
+    for (before, after) in zip(frames, remapped) {
+        #expect(
+            after.indices.map { ordered.opaqueColors[Int($0) - 1] }
+                == before.indices.map { palette.opaqueColors[Int($0) - 1] })
+    }
+    #expect(Set(ordered.opaqueColors[0..<3]) == Set([6, 7, 8].map { UInt32($0) * 0x10_10_10 }))
+    #expect(Set(ordered.opaqueColors[3..<6]) == Set([3, 4, 5].map { UInt32($0) * 0x10_10_10 }))
+}
