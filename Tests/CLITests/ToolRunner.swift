@@ -80,9 +80,23 @@ func runProcess(
     return ToolRun(status: process.terminationStatus, output: outData, stderr: String(decoding: errData, as: UTF8.self))
 }
 
-/// A fresh empty directory under the system temporary directory.
+/// The folder under the system temporary directory that holds every `temporaryDirectory()`
+/// of this test process; it is removed when the process exits, so `make test` leaves nothing
+/// behind in /tmp (a test that crashes the process leaves its folder for inspection).
+let scratchRoot: String = {
+    let path = NSTemporaryDirectory() + "animexport-cli-tests-\(getpid())-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { removeScratchRoot() }
+    return path
+}()
+
+private func removeScratchRoot() {
+    try? FileManager.default.removeItem(atPath: scratchRoot)
+}
+
+/// A fresh empty directory inside `scratchRoot`.
 func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "animexport-test-" + UUID().uuidString
+    let path = scratchRoot + "/test-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

@@ -119,10 +119,24 @@ func collapsingRepeats(_ frames: [RGBAImage]) -> [RGBAImage] {
     return out
 }
 
-/// Writes `bytes` to a new temporary file and returns its path.
+/// The folder under the system temporary directory that holds every `temporaryFile` of this
+/// test process; it is removed when the process exits, so `make test` leaves nothing behind
+/// in /tmp (a test that crashes the process leaves its folder for inspection).
+let scratchRoot: URL = {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("animexport-encode-tests-\(getpid())-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit { removeScratchRoot() }
+    return url
+}()
+
+private func removeScratchRoot() {
+    try? FileManager.default.removeItem(at: scratchRoot)
+}
+
+/// Writes `bytes` to a new file inside `scratchRoot` and returns its path.
 func temporaryFile(_ bytes: [UInt8], named name: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("animexport-encode-\(UUID().uuidString)")
+    let directory = scratchRoot.appendingPathComponent("file-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let url = directory.appendingPathComponent(name)
     try Data(bytes).write(to: url)
