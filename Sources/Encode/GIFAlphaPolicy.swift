@@ -73,6 +73,13 @@ struct FrameSurvey: Sendable {
     /// Per frame with at most 255 colours, every pixel as its position in `frameColors`
     /// (`ColorHistogram.transparentSlot` when transparent); nil for the other frames.
     var frameSlots: [[UInt8]?]
+
+    /// `frameSlots`, handed over: the survey keeps none, so the caller holds the only reference
+    /// to each buffer and can rewrite it in place (`PaletteMapper.index`).
+    mutating func takeSlots() -> [[UInt8]?] {
+        defer { frameSlots = [] }
+        return frameSlots
+    }
 }
 
 /// Turns straight-alpha RGBA pixels into opaque colours or transparency (semantics.md §8.5).

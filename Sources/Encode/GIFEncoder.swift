@@ -37,12 +37,13 @@ public enum GIFEncoder {
 
         let workers = max(1, options.workers ?? ParallelWork.processorCount)
         let flattened = GIFAlphaPolicy(options: options).flatten(frames, width: width, height: height)
-        let survey = flattened.survey(workers: workers)
+        var survey = flattened.survey(workers: workers)
         let palette = try GIFPalette.build(
             histogram: survey.histogram, hasTransparency: survey.hasTransparency)
         var mapper = PaletteMapper(palette: palette, dither: options.dither)
         let (ordered, indexed) = palette.reorderedByUse(
-            mapper.index(flattened, survey: survey, workers: workers), workers: workers)
+            mapper.index(flattened, colors: survey.frameColors, slots: survey.takeSlots(), workers: workers),
+            workers: workers)
         let plan = try GIFFrameOptimizer.plan(
             frames: indexed, delays: delays, palette: ordered, width: width, height: height,
             loopCount: loopCount, lossy: options.lossy, workers: workers)

@@ -69,12 +69,34 @@ struct GIFPalette {
     ///   fit in the `2^b − first` smallest slots, the frame with the most runs per colour not
     ///   yet placed adds its colours (a greedy answer to which frames to give small codes).
     /// Ties keep the old order (first appearance for exact palettes); the transparency index
-    /// stays 0. Every pixel shows the same colour as before.
-    func reorderedByUse(_ frames: [IndexedFrame], workers: Int = 1) -> (GIFPalette, [IndexedFrame]) {
+    /// stays 0. Every pixel shows the same colour as before; the frames' index buffers are
+    /// rewritten in place.
+    func reorderedByUse(_ frames: consuming [IndexedFrame], workers: Int = 1) -> (GIFPalette, [IndexedFrame]) {
+        let order = useOrder(needs(of: frames, workers: workers))
+        guard order != Array(0..<opaqueColors.count) else { return (self, frames) }
+        let first = firstOpaqueIndex
+        var table = [UInt8](repeating: 0, count: 256)
+        for i in 0..<first { table[i] = UInt8(i) }
+        for (newRank, oldRank) in order.enumerated() { table[oldRank + first] = UInt8(newRank + first) }
+        let remap = table
+        var palette = self
+        palette.opaqueColors = order.map { opaqueColors[$0] }
+        var remapped = consume frames
+        ParallelWork.update(&remapped, workers: workers) { _, frame in
+            remap.withUnsafeBufferPointer { remap in
+                frame.indices.withUnsafeMutableBufferPointer { indices in
+                    for p in 0..<indices.count { indices[p] = remap[Int(indices[p])] }
+                }
+            }
+        }
+        return (palette, remapped)
+    }
+
+    /// Per frame: the opaque ranks (index − first) it changes to, and the runs they form.
+    private func needs(of frames: [IndexedFrame], workers: Int) -> [(ranks: [Int], runs: Int)] {
         let first = firstOpaqueIndex
         let colorCount = opaqueColors.count
-        // Per frame: the opaque ranks (index − first) it changes to, and the runs they form.
-        let needs: [(ranks: [Int], runs: Int)] = ParallelWork.map(count: frames.count, workers: workers) { k in
+        return ParallelWork.map(count: frames.count, workers: workers) { k in
             var seen = [Bool](repeating: false, count: 256)
             let runs = frames[k].indices.withUnsafeBufferPointer { now in
                 (k > 0 ? frames[k - 1].indices : []).withUnsafeBufferPointer { before in
@@ -91,6 +113,12 @@ struct GIFPalette {
             }
             return ((first..<(first + colorCount)).filter { seen[$0] }.map { $0 - first }, runs)
         }
+    }
+
+    /// The order of `reorderedByUse`'s description, as old ranks, chosen from the frames' needs.
+    private func useOrder(_ needs: [(ranks: [Int], runs: Int)]) -> [Int] {
+        let first = firstOpaqueIndex
+        let colorCount = opaqueColors.count
         var frameCounts = [Int](repeating: 0, count: colorCount)
         for need in needs {
             for rank in need.ranks { frameCounts[rank] += 1 }
@@ -160,27 +188,7 @@ struct GIFPalette {
         }
         let candidates = [byFrameCount, adding(fewestColoursFirst), adding(mostRunsFirst), packed()]
         let costs = candidates.map(cost)
-        let order = candidates[costs.indices.min { (costs[$0], $0) < (costs[$1], $1) } ?? 0]
-        guard order != Array(0..<colorCount) else { return (self, frames) }
-        var table = [UInt8](repeating: 0, count: 256)
-        for i in 0..<first { table[i] = UInt8(i) }
-        for (newRank, oldRank) in order.enumerated() { table[oldRank + first] = UInt8(newRank + first) }
-        let remap = table
-        var palette = self
-        palette.opaqueColors = order.map { opaqueColors[$0] }
-        let remapped = ParallelWork.map(count: frames.count, workers: workers) { k in
-            let indices = frames[k].indices
-            return IndexedFrame(
-                indices: [UInt8](unsafeUninitializedCapacity: indices.count) { out, count in
-                    indices.withUnsafeBufferPointer { indices in
-                        remap.withUnsafeBufferPointer { remap in
-                            for p in indices.indices { out[p] = remap[Int(indices[p])] }
-                        }
-                    }
-                    count = indices.count
-                })
-        }
-        return (palette, remapped)
+        return candidates[costs.indices.min { (costs[$0], $0) < (costs[$1], $1) } ?? 0]
     }
 
     /// `palette` with its free slots filled from `histogram`. libimagequant may stop well short

@@ -50,37 +50,38 @@ struct PaletteMapper {
     /// error diffusion a pixel's index depends only on its colour and place, so frames are
     /// mapped on up to `workers` threads (each with its own cache); Floyd–Steinberg runs frame
     /// by frame, because it keeps the previous frame's index wherever the colour is unchanged.
-    /// - Parameter survey: the frames' survey; without dithering, a frame it gives slots for is
-    ///   mapped through a table of its own colours instead of flattened again.
-    mutating func index(_ flattened: FlattenedFrames, survey: FrameSurvey? = nil, workers: Int = 1)
-        -> [IndexedFrame]
-    {
+    /// - Parameters:
+    ///   - colors, slots: from the frames' survey (`FrameSurvey.frameColors`, `frameSlots`),
+    ///     or empty. Without dithering, a frame with slots is mapped through a table of its own
+    ///     colours instead of flattened again, and its slot buffer becomes its index buffer
+    ///     (rewritten in place, so no fresh memory).
+    mutating func index(
+        _ flattened: FlattenedFrames, colors: [[UInt32]] = [], slots: consuming [[UInt8]?] = [], workers: Int = 1
+    ) -> [IndexedFrame] {
         let width = flattened.width
         let transparentIndex = UInt8(palette.transparentIndex ?? 0)
         guard dither == .floydSteinberg else {
             let mapper = self
             let plain = dither == .none
-            return ParallelWork.map(
-                count: flattened.count, workers: workers, makeState: { (mapper: mapper, buffer: [UInt32]()) }
-            ) { k, state in
-                if plain, let survey, let slots = survey.frameSlots[k] {
+            var frames = consume slots
+            if frames.count != flattened.count { frames = [[UInt8]?](repeating: nil, count: flattened.count) }
+            ParallelWork.update(
+                &frames, workers: workers, makeState: { (mapper: mapper, buffer: [UInt32]()) }
+            ) { k, frame, state in
+                if plain, frame != nil {
                     var table = [UInt8](repeating: transparentIndex, count: 256)
-                    for (slot, color) in survey.frameColors[k].enumerated() {
-                        table[slot] = state.mapper.nearestIndex(of: color)
+                    for (slot, color) in colors[k].enumerated() { table[slot] = state.mapper.nearestIndex(of: color) }
+                    table.withUnsafeBufferPointer { table in
+                        frame?.withUnsafeMutableBufferPointer { indices in
+                            for p in 0..<indices.count { indices[p] = table[Int(indices[p])] }
+                        }
                     }
-                    return IndexedFrame(
-                        indices: [UInt8](unsafeUninitializedCapacity: slots.count) { out, initialized in
-                            table.withUnsafeBufferPointer { table in
-                                slots.withUnsafeBufferPointer { slots in
-                                    for p in 0..<slots.count { out[p] = table[Int(slots[p])] }
-                                }
-                            }
-                            initialized = slots.count
-                        })
+                } else {
+                    flattened.flatten(k, into: &state.buffer)
+                    frame = state.mapper.index(state.buffer, width: width, previous: nil)
                 }
-                flattened.flatten(k, into: &state.buffer)
-                return IndexedFrame(indices: state.mapper.index(state.buffer, width: width, previous: nil))
             }
+            return frames.map { IndexedFrame(indices: $0 ?? []) }
         }
         var result: [IndexedFrame] = []
         result.reserveCapacity(flattened.count)

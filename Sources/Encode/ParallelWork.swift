@@ -70,11 +70,57 @@ enum ParallelWork {
     ) throws(E) -> [T] {
         try map(count: count, workers: workers, makeState: {}) { (i, _: inout Void) throws(E) in try body(i) }
     }
+
+    /// `body(i, &items[i], &state)` for every item, on up to `workers` threads, in place: each
+    /// item is moved to the thread that updates it and back, so an array inside an item that
+    /// nothing else holds is mutated without a copy (a frame's index buffer rewritten through
+    /// a table, say).
+    /// - Parameters:
+    ///   - workers: ≥ 1; 1 runs everything on the calling thread.
+    ///   - makeState: scratch each thread creates once, as for `map`.
+    static func update<T: Sendable, State>(
+        _ items: inout [T], workers: Int, makeState: @Sendable () -> State,
+        _ body: @Sendable (Int, inout T, inout State) -> Void
+    ) {
+        let count = items.count
+        let threads = max(1, min(workers, count))
+        if threads == 1 {
+            var state = makeState()
+            for i in 0..<count { body(i, &items[i], &state) }
+            return
+        }
+        let slots = Slots<T>(count: count)
+        var i = count
+        while let item = items.popLast() {
+            i -= 1
+            slots.set(i, item)
+        }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var state = makeState()
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < count else { return }
+                var item = slots.take(i)
+                body(i, &item, &state)
+                slots.set(i, item)
+            }
+        }
+        items.reserveCapacity(count)
+        for i in 0..<count { items.append(slots.take(i)) }
+    }
+
+    /// `body(i, &items[i])` for every item, on up to `workers` threads, in place; see
+    /// `update(_:workers:makeState:_:)`.
+    static func update<T: Sendable>(_ items: inout [T], workers: Int, _ body: @Sendable (Int, inout T) -> Void) {
+        update(&items, workers: workers, makeState: {}) { (i, item, _: inout Void) in body(i, &item) }
+    }
 }
 
-/// One result slot per item. Each slot is written by exactly one thread and read only after
-/// every thread has finished (`concurrentPerform` returns), which is what makes the unchecked
-/// `Sendable` sound.
+/// One result slot per item. While threads run, each slot is touched by exactly one of them
+/// (the one that claimed its index); the calling thread fills slots only before
+/// `concurrentPerform` starts and reads them only after it returns, which is what makes the
+/// unchecked `Sendable` sound.
 private final class Slots<T>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<T?>
 

@@ -64,6 +64,27 @@ import Testing
         #expect(ParallelWork.map(count: 0, workers: 4) { $0 }.isEmpty)
     }
 
+    @Test(arguments: [1, 2, 5])
+    func parallelUpdateRewritesEachBufferInPlace(workers: Int) {
+        // 40 buffers of 5 000 bytes, each rewritten through a table: every byte must change as
+        // the table says, in its own buffer, and no buffer may be copied on the way (the
+        // point of `update`: the encoder rewrites 11 MB of index buffers this way).
+        var buffers = (0..<40).map { k in (0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7 + k) } }
+        let expected = buffers.map { $0.map { $0 &+ 3 } }
+        let before = buffers.map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        ParallelWork.update(&buffers, workers: workers, makeState: { 0 }) { _, buffer, ran in
+            ran += 1
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                for p in 0..<bytes.count { bytes[p] &+= 3 }
+            }
+        }
+        #expect(buffers == expected)
+        #expect(buffers.map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } == before)
+        var empty: [[UInt8]] = []
+        ParallelWork.update(&empty, workers: workers) { _, _ in Issue.record("no items, no calls") }
+        #expect(empty.isEmpty)
+    }
+
     struct Failure: Error, Equatable { var index: Int }
 
     @Test(arguments: [1, 3])
@@ -159,7 +180,8 @@ import Testing
         #expect(palette.quantized == quantised)
         var viaSlots = PaletteMapper(palette: palette)
         var viaColours = PaletteMapper(palette: palette)
-        let a = viaSlots.index(flattened, survey: survey, workers: 2).map(\.indices)
+        let a = viaSlots.index(flattened, colors: survey.frameColors, slots: survey.frameSlots, workers: 2).map(
+            \.indices)
         let b = viaColours.index(flattened, workers: 1).map(\.indices)
         #expect(a == b)
         #expect(Set(a.joined()).count > 5)
