@@ -102,10 +102,34 @@ struct GIFPalette {
                 (k > 0 ? frames[k - 1].indices : []).withUnsafeBufferPointer { before in
                     seen.withUnsafeMutableBufferPointer { seen in
                         var runs = 0
-                        let isFirst = before.isEmpty
-                        for p in now.indices where isFirst || now[p] != before[p] {
+                        /// Pixel `p`, which differs from the previous frame.
+                        func changed(_ p: Int) {
                             seen[Int(now[p])] = true
                             if p == 0 || now[p] != now[p - 1] { runs += 1 }
+                        }
+                        // Frame 0 changes every pixel (from the empty screen).
+                        guard before.count == now.count, let before = before.baseAddress, let base = now.baseAddress
+                        else {
+                            for p in now.indices { changed(p) }
+                            return runs
+                        }
+                        // Eight pixels at a time while they equal the previous frame's.
+                        let raw = UnsafeRawPointer(base)
+                        let rawBefore = UnsafeRawPointer(before)
+                        var p = 0
+                        while p < now.count {
+                            if p + 8 <= now.count
+                                && raw.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+                                    == rawBefore.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+                            {
+                                p += 8
+                                continue
+                            }
+                            let end = min(p + 8, now.count)
+                            while p < end {
+                                if now[p] != before[p] { changed(p) }
+                                p += 1
+                            }
                         }
                         return runs
                     }
@@ -124,14 +148,17 @@ struct GIFPalette {
             for rank in need.ranks { frameCounts[rank] += 1 }
         }
         let byFrameCount = (0..<colorCount).sorted { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }
+        // Each frame's colours in that order (sorted as positions in it: plain integers).
+        var place = [Int](repeating: 0, count: colorCount)
+        for (position, rank) in byFrameCount.enumerated() { place[rank] = position }
+        let busiestFirst = needs.map { need in need.ranks.map { place[$0] }.sorted().map { byFrameCount[$0] } }
         // Frames taken in `sequence`, each adding the colours not placed yet (the ones the most
         // frames use first), then the colours no frame changes to.
         func adding(_ sequence: [Int]) -> [Int] {
             var order: [Int] = []
             var placed = [Bool](repeating: false, count: colorCount)
             for k in sequence {
-                for rank in needs[k].ranks.sorted(by: { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) })
-                where !placed[rank] {
+                for rank in busiestFirst[k] where !placed[rank] {
                     placed[rank] = true
                     order.append(rank)
                 }
@@ -144,12 +171,14 @@ struct GIFPalette {
         func cost(_ order: [Int]) -> Int {
             var position = [Int](repeating: 0, count: colorCount)
             for (newRank, oldRank) in order.enumerated() { position[oldRank] = newRank }
-            return needs.reduce(0) { sum, need in
-                let largest = need.ranks.map { position[$0] + first }.max() ?? 0
-                return sum
-                    + LZWEncoder.streamBits(
-                        codes: need.runs, minimumCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: largest + 1))
+            var bits = 0
+            for need in needs {
+                var largest = 0
+                for rank in need.ranks { largest = max(largest, position[rank] + first) }
+                bits += LZWEncoder.streamBits(
+                    codes: need.runs, minimumCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: largest + 1))
             }
+            return bits
         }
         // Code size by code size from the smallest up (frames whose colours are all placed
         // already come free).
@@ -176,8 +205,7 @@ struct GIFPalette {
                     }
                     guard best >= 0 else { break }
                     covered[best] = true
-                    for rank in needs[best].ranks.sorted(by: { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) })
-                    where !placed[rank] {
+                    for rank in busiestFirst[best] where !placed[rank] {
                         placed[rank] = true
                         order.append(rank)
                         for k in framesOf[rank] { missing[k] -= 1 }
