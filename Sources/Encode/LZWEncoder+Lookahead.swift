@@ -39,56 +39,69 @@ extension LZWEncoder {
 /// reaches `tᴿ` in one step and goes on from there symbol by symbol, exactly as before.
 /// Grown as needed and kept by the `LZWTable`, so repeated compressions reuse the memory.
 final class LZWRunIndex {
-    /// Per position of the stream: where its run of equal symbols ends (exclusive).
-    private(set) var runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     private var capacity = 1
-    /// `runCodes[t << 12 + k − 1]`: the code of `t` repeated `k` times, for k = 1…`runCount[t]`.
-    /// Left uninitialised (2 MiB): an entry is only read after `reset` or `added` wrote it.
-    let runCodes = UnsafeMutablePointer<UInt16>.allocate(capacity: 256 << 12)
-    let runCount = UnsafeMutablePointer<Int>.allocate(capacity: 256)
-    /// Per code: the symbol it repeats when it is a run, else −1.
-    let runSymbol = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
+    /// The storage as plain pointers (`runEnd` is replaced when a longer stream comes).
+    private(set) var view = LZWRuns(
+        runEnd: .allocate(capacity: 1), runCodes: .allocate(capacity: 256 << 12), runCount: .allocate(capacity: 256),
+        runSymbol: .allocate(capacity: 4096))
 
     init() {
-        runCount.initialize(repeating: 1, count: 256)
-        runSymbol.initialize(repeating: -1, count: 4096)
+        view.runCount.initialize(repeating: 1, count: 256)
+        view.runSymbol.initialize(repeating: -1, count: 4096)
     }
 
     deinit {
-        runEnd.deallocate()
-        runCodes.deallocate()
-        runCount.deallocate()
-        runSymbol.deallocate()
+        view.runEnd.deallocate()
+        view.runCodes.deallocate()
+        view.runCount.deallocate()
+        view.runSymbol.deallocate()
     }
 
     /// Indexes the runs of `symbols` and forgets every run string but the single symbols.
-    func start(_ symbols: UnsafeBufferPointer<UInt8>, alphabet: Int) {
+    /// - Returns: the index to walk and keep current during this stream.
+    func start(_ symbols: UnsafeBufferPointer<UInt8>, alphabet: Int) -> LZWRuns {
         if symbols.count > capacity {
-            runEnd.deallocate()
+            view.runEnd.deallocate()
             capacity = symbols.count
-            runEnd = .allocate(capacity: capacity)
+            view.runEnd = .allocate(capacity: capacity)
         }
+        let runEnd = view.runEnd
         // Run by run: the next change is found eight symbols at a time (a word compared with
         // itself shifted by one symbol), then the run's positions are filled.
         let count = symbols.count
-        guard let base = symbols.baseAddress else { return reset(alphabet: alphabet) }
-        let raw = UnsafeRawPointer(base)
-        var runStart = 0
-        while runStart < count {
-            var end = runStart + 1
-            while end + 8 < count {
-                let here = raw.loadUnaligned(fromByteOffset: end - 1, as: UInt64.self)
-                let next = raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)
-                guard here == next else { break }
-                end += 8
+        if let base = symbols.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var runStart = 0
+            while runStart < count {
+                var end = runStart + 1
+                while end + 8 < count {
+                    let here = raw.loadUnaligned(fromByteOffset: end - 1, as: UInt64.self)
+                    let next = raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+                    guard here == next else { break }
+                    end += 8
+                }
+                while end < count && symbols[end] == symbols[end - 1] { end += 1 }
+                let value = Int32(end)
+                for p in runStart..<end { runEnd[p] = value }
+                runStart = end
             }
-            while end < count && symbols[end] == symbols[end - 1] { end += 1 }
-            let value = Int32(end)
-            for p in runStart..<end { runEnd[p] = value }
-            runStart = end
         }
-        reset(alphabet: alphabet)
+        view.reset(alphabet: alphabet)
+        return view
     }
+}
+
+/// An `LZWRunIndex`'s storage as plain pointers, so the parse loops do no reference counting.
+/// Valid while its index lives and until its next `start`.
+struct LZWRuns {
+    /// Per position of the stream: where its run of equal symbols ends (exclusive).
+    var runEnd: UnsafeMutablePointer<Int32>
+    /// `runCodes[t << 12 + k − 1]`: the code of `t` repeated `k` times, for k = 1…`runCount[t]`.
+    /// Left uninitialised (2 MiB): an entry is only read after `reset` or `added` wrote it.
+    let runCodes: UnsafeMutablePointer<UInt16>
+    let runCount: UnsafeMutablePointer<Int>
+    /// Per code: the symbol it repeats when it is a run, else −1.
+    let runSymbol: UnsafeMutablePointer<Int16>
 
     /// After a clear code: only the single symbols (codes 0..<alphabet) remain.
     func reset(alphabet: Int) {
@@ -119,7 +132,7 @@ extension LZWRun {
     /// `start` carries it (the codes of lengths up to that are `runs.runCodes`; `tail`, when
     /// given, receives the codes of the longer lengths). The last code is `last`.
     @inline(__always) func walk(
-        from start: Int, _ runs: LZWRunIndex, tail: UnsafeMutablePointer<Int32>?
+        from start: Int, _ runs: LZWRuns, tail: UnsafeMutablePointer<Int32>?
     ) -> (length: Int, runPart: Int, last: Int) {
         let t = Int(symbols[start])
         let remaining = Int(runs.runEnd[start]) - start
@@ -146,8 +159,7 @@ extension LZWRun {
     /// out, and the work stopped, as soon as its output passes that).
     mutating func compressGreedy(limit: Int = .max) -> [UInt8]? {
         begin()
-        let runs = table.runs
-        runs.start(symbols, alphabet: clearCode)
+        let runs = runIndex.start(symbols, alphabet: clearCode)
         var start = 0
         while true {
             let match = walk(from: start, runs, tail: nil)
@@ -164,8 +176,7 @@ extension LZWRun {
     mutating func compressWithLookahead() -> [UInt8] {
         begin()
         let count = symbols.count
-        let runs = table.runs
-        runs.start(symbols, alphabet: clearCode)
+        let runs = runIndex.start(symbols, alphabet: clearCode)
         // The codes of the start's match beyond its run: at most 4096 strings.
         let tail = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
         defer { tail.deallocate() }

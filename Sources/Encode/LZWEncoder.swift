@@ -97,32 +97,48 @@ struct LZWEncoder {
 /// zeroes only the entries set since the last clear (at most 4096).
 final class LZWTable {
     static let capacity = 4096 << 8
-    /// Zeroed by `calloc`, which for a block this large maps fresh zero pages: only the pages a
-    /// stream touches are ever faulted in (a 64×64 frame touches a few of the 512).
-    let codes: UnsafeMutablePointer<UInt16>
-    /// Keys set since the last clear.
-    let touched = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
-    var touchedCount = 0
+    /// The storage, as plain pointers for the parse loops.
+    let dictionary: LZWDictionary
     /// Scratch for the run-walking parses.
     let runs = LZWRunIndex()
 
     init() {
+        // Zeroed by `calloc`, which for a block this large maps fresh zero pages: only the pages
+        // a stream touches are ever faulted in (a 64×64 frame touches a few of the 512).
         guard let zeroed = calloc(Self.capacity, MemoryLayout<UInt16>.stride) else {
             fatalError("out of memory for a 2 MiB LZW table")
         }
-        codes = zeroed.bindMemory(to: UInt16.self, capacity: Self.capacity)
+        let touched = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
         touched.initialize(repeating: 0, count: 4096)
+        let touchedCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        touchedCount.initialize(to: 0)
+        dictionary = LZWDictionary(
+            codes: zeroed.bindMemory(to: UInt16.self, capacity: Self.capacity), touched: touched,
+            touchedCount: touchedCount)
     }
 
     deinit {
-        free(codes)
-        touched.deallocate()
+        free(dictionary.codes)
+        dictionary.touched.deallocate()
+        dictionary.touchedCount.deallocate()
     }
+}
+
+/// An `LZWTable`'s storage as plain pointers: a parse loop that holds this instead of the
+/// class does no reference counting per code (retains and releases around every dictionary
+/// insert cost circular-progress 6 % of its encode). Valid while its table lives.
+struct LZWDictionary {
+    /// `prefix << 8 | symbol` → code, 0 for absent.
+    let codes: UnsafeMutablePointer<UInt16>
+    /// Keys set since the last clear.
+    let touched: UnsafeMutablePointer<Int32>
+    /// How many keys `touched` holds.
+    let touchedCount: UnsafeMutablePointer<Int>
 
     /// Forgets every entry.
     func clear() {
-        for i in 0..<touchedCount { codes[Int(touched[i])] = 0 }
-        touchedCount = 0
+        for i in 0..<touchedCount.pointee { codes[Int(touched[i])] = 0 }
+        touchedCount.pointee = 0
     }
 
     /// The code for `prefix` followed by `symbol`, or −1.
@@ -137,17 +153,20 @@ final class LZWTable {
     @discardableResult
     @inline(__always) func insert(_ prefix: Int, _ symbol: UInt8, code: Int) -> Bool {
         let key = prefix << 8 | Int(symbol)
-        guard codes[key] == 0, touchedCount < 4096 else { return false }
+        let count = touchedCount.pointee
+        guard codes[key] == 0, count < 4096 else { return false }
         codes[key] = UInt16(truncatingIfNeeded: code)
-        touched[touchedCount] = Int32(key)
-        touchedCount += 1
+        touched[count] = Int32(key)
+        touchedCount.pointee = count + 1
         return true
     }
 }
 
 /// One compression: code-size state, the bit packer and the greedy parse.
 struct LZWRun {
-    let table: LZWTable
+    let table: LZWDictionary
+    /// Where the run-walking parses keep their index (`table`'s owner keeps it alive).
+    let runIndex: LZWRunIndex
     let symbols: UnsafeBufferPointer<UInt8>
     let flexible: UnsafeBufferPointer<Bool>?
     let alternative: UInt8
@@ -165,7 +184,8 @@ struct LZWRun {
         table: LZWTable, symbols: UnsafeBufferPointer<UInt8>, flexible: UnsafeBufferPointer<Bool>?,
         alternative: UInt8, minimumCodeSize: Int
     ) {
-        self.table = table
+        self.table = table.dictionary
+        runIndex = table.runs
         self.symbols = symbols
         self.flexible = flexible
         self.alternative = alternative
@@ -204,7 +224,7 @@ struct LZWRun {
     /// - Returns: whether the table was full, so a clear code was written instead of an entry.
     @discardableResult
     @inline(__always) mutating func close(
-        _ current: Int, startingNextWith start: UInt8, runs: LZWRunIndex? = nil
+        _ current: Int, startingNextWith start: UInt8, runs: LZWRuns? = nil
     ) -> Bool {
         emit(current)
         if nextCode >= 4095 {
