@@ -318,30 +318,74 @@ struct GIFFrameOptimizer {
         var bad = -1
         var largest = Int(transparent ?? 0)
         let lossy = !near.isEmpty
-        target.withUnsafeBufferPointer { target in
-            canvas.withUnsafeBufferPointer { canvas in
-                near.withUnsafeBufferPointer { near in
+        // The largest symbol of a flexible pixel (so the pass below is skipped when all fit).
+        var largestFlexible: UInt8 = .max
+        if !lossy, let t = transparent {
+            largestFlexible = 0
+            // Exact with a transparency index: a pixel is written as itself, flexible where the
+            // screen already shows it, and must not need erasing.
+            target.withUnsafeBufferPointer { target in
+                canvas.withUnsafeBufferPointer { canvas in
                     symbols.withUnsafeMutableBufferPointer { symbols in
                         flexible.withUnsafeMutableBufferPointer { flexible in
-                            var n = 0
+                            var largestFixed: UInt8 = t
+                            var erasedAny: UInt8 = 0
+                            // Bools written as their bytes (0 or 1) and no short-circuits, so the
+                            // row loop vectorises.
+                            let flags = UnsafeMutableRawPointer(flexible.baseAddress)
                             for y in rect.y..<(rect.y + rect.height) {
-                                let row = y * width + rect.x
-                                for p in row..<(row + rect.width) {
-                                    let want = target[p]
-                                    let shown = canvas[p]
-                                    // Within tolerance the pixel keeps what the screen shows.
-                                    let keep = shown == want || (lossy && near[Int(shown) << 8 | Int(want)])
-                                    symbols[n] = keep ? shown : want
-                                    if let t = transparent {
-                                        if want == t {
-                                            if shown != t { bad = p }
-                                        } else if keep {
-                                            flexible[n] = true
+                                let from = y &* width &+ rect.x
+                                let to = (y &- rect.y) &* rect.width
+                                for i in 0..<rect.width {
+                                    let want = target[from &+ i]
+                                    let shown = canvas[from &+ i]
+                                    symbols[to &+ i] = want
+                                    let same: UInt8 = (shown == want ? 1 : 0) & (want != t ? 1 : 0)
+                                    flags?.storeBytes(of: same, toByteOffset: to &+ i, as: UInt8.self)
+                                    erasedAny |= (want == t ? 1 : 0) & (shown != t ? 1 : 0)
+                                    largestFixed = max(largestFixed, want & (same &- 1))
+                                    largestFlexible = max(largestFlexible, want & (0 &- same))
+                                }
+                            }
+                            let erased = erasedAny != 0
+                            largest = Int(largestFixed)
+                            if erased {
+                                // Find it again for the message (this is an internal error).
+                                for y in rect.y..<(rect.y + rect.height) {
+                                    let row = y * width + rect.x
+                                    for p in row..<(row + rect.width) where target[p] == t && canvas[p] != t { bad = p }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            target.withUnsafeBufferPointer { target in
+                canvas.withUnsafeBufferPointer { canvas in
+                    near.withUnsafeBufferPointer { near in
+                        symbols.withUnsafeMutableBufferPointer { symbols in
+                            flexible.withUnsafeMutableBufferPointer { flexible in
+                                var n = 0
+                                for y in rect.y..<(rect.y + rect.height) {
+                                    let row = y * width + rect.x
+                                    for p in row..<(row + rect.width) {
+                                        let want = target[p]
+                                        let shown = canvas[p]
+                                        // Within tolerance the pixel keeps what the screen shows.
+                                        let keep = shown == want || (lossy && near[Int(shown) << 8 | Int(want)])
+                                        symbols[n] = keep ? shown : want
+                                        if let t = transparent {
+                                            if want == t {
+                                                if shown != t { bad = p }
+                                            } else if keep {
+                                                flexible[n] = true
+                                            }
                                         }
+                                        // Flexible pixels do not set the code size (below).
+                                        if flexible.isEmpty || !flexible[n] { largest = max(largest, Int(symbols[n])) }
+                                        n += 1
                                     }
-                                    // Flexible pixels do not set the code size (below).
-                                    if flexible.isEmpty || !flexible[n] { largest = max(largest, Int(symbols[n])) }
-                                    n += 1
                                 }
                             }
                         }
@@ -355,7 +399,7 @@ struct GIFFrameOptimizer {
         // The code size serves the pixels that must be written; an unchanged pixel whose own
         // index does not fit it is written as the transparency index, which shows the same.
         let fits = 1 << GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
-        if let t = transparent {
+        if let t = transparent, Int(largestFlexible) >= fits {
             for n in 0..<count where flexible[n] && Int(symbols[n]) >= fits {
                 symbols[n] = t
                 flexible[n] = false
