@@ -118,13 +118,13 @@ struct GIFAlphaPolicy {
         image.pixels.withUnsafeBytes { bytes in
             // R, G, B, A in memory order, so a pixel's little-endian word has alpha on top;
             // byte-swapped and shifted, an opaque word is 0x00RRGGBB. A branch-free pass over
-            // each block of 64 pixels settles opaque and clear pixels; the rare blocks with
+            // each block of `blockSize` pixels settles opaque and clear pixels; the blocks with
             // any other alpha are then gone over pixel by pixel.
             let count = out.count
             var transparentSeen: UInt32 = 0
             var block = 0
             while block < count {
-                let end = min(block &+ 64, count)
+                let end = min(block &+ Self.blockSize, count)
                 var partialSeen: UInt32 = 0
                 for i in block..<end {
                     let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
@@ -159,6 +159,12 @@ struct GIFAlphaPolicy {
         }
         return (hasTransparency, collapsed)
     }
+
+    /// Pixels per block of the flattening's branch-free pass. A block with any edge alpha is
+    /// gone over again pixel by pixel, so small blocks redo less around anti-aliased edges:
+    /// circular-progress (a ring's edges in most rows) encoded 6 % faster with 16 than with 64,
+    /// and 8 or 32 were slower than 16.
+    static let blockSize = 16
 
     /// `round((c·a + m·(255 − a)) / 255)`; with an odd divisor no exact half occurs, so adding
     /// 127 before the integer division rounds to nearest.

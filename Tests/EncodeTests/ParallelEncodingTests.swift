@@ -97,24 +97,25 @@ import Testing
         }
     }
 
-    /// Every alpha (0, 1…254, 255) at every offset of the 64-pixel blocks the flattening works
-    /// in, against `GIFAlphaPolicy.blend` and the threshold applied pixel by pixel.
+    /// Every alpha (0, 1…254, 255) at every offset of the blocks the flattening works in,
+    /// against `GIFAlphaPolicy.blend` and the threshold applied pixel by pixel.
     @Test(arguments: [nil, RGBAColor(red: 0.2, green: 0.6, blue: 1, alpha: 1)])
     func flatteningMatchesThePolicyPixelByPixel(matte: RGBAColor?) {
         var random = TestRandom(state: 77)
         let width = 67
         let height = 128
-        // Opaque and clear pixels at random, and one edge alpha per 64-pixel block, so a block
-        // whose only edge pixel has a rare alpha still has to be found. Over the 402 blocks of
-        // the three frames the edge alphas run through 1…254 and the block offsets through 0…63.
+        let size = GIFAlphaPolicy.blockSize
+        // Opaque and clear pixels at random, and one edge alpha per block, so a block whose only
+        // edge pixel has a rare alpha still has to be found. Over the blocks of the three frames
+        // (1 608 of 16 pixels) the edge alphas run through 1…254 and the offsets through all.
         let frames = (0..<3).map { k in
             makeImage(width: width, height: height) { x, y in
                 let p = y * width + x
-                let block = k * ((width * height + 63) / 64) + p / 64
+                let block = k * ((width * height + size - 1) / size) + p / size
                 let r = UInt8(random.next(256))
                 let g = UInt8(random.next(256))
                 let b = UInt8(random.next(256))
-                if p % 64 == block % 64 { return Pixel(r, g, b, UInt8(1 + block % 254)) }
+                if p % size == block % size { return Pixel(r, g, b, UInt8(1 + block % 254)) }
                 return Pixel(r, g, b, random.next(2) == 0 ? 255 : 0)
             }
         }
