@@ -56,15 +56,31 @@ struct ColorHistogram {
                 for p in runStart..<end { slots[p] = slot }
             }
         }
-        for (p, color) in frame.enumerated() {
+        let count = frame.count
+        let raw = frame.baseAddress.map { UnsafeRawPointer($0) }
+        var p = 0
+        while p < count {
+            let color = frame[p]
             if color == last {
-                run += 1
+                // The run goes on: four pixels at a time while all four are `last`.
+                var end = p + 1
+                if let raw {
+                    let four = SIMD4<UInt32>(repeating: last)
+                    while end + 4 <= count, raw.loadUnaligned(fromByteOffset: end &* 4, as: SIMD4<UInt32>.self) == four
+                    {
+                        end += 4
+                    }
+                }
+                while end < count && frame[end] == last { end += 1 }
+                run += end - p
+                p = end
                 continue
             }
             close(p)
             last = color
             run = 1
             runStart = p
+            p += 1
             if color == FlattenedFrames.transparent {
                 lastSlot = -1
                 continue
@@ -80,7 +96,7 @@ struct ColorHistogram {
             }
             lastSlot = Int(slot)
         }
-        close(frame.count)
+        close(count)
         return (histogram, fits ? slots : nil)
     }
 
