@@ -98,12 +98,21 @@ struct GIFFrameOptimizer {
         var data: [UInt8]
     }
 
+    /// What the screen shows between two frames: `base` with the rectangle `cleared`, when
+    /// given, set to the transparency index. Without tolerance every screen is some frame's
+    /// indices (shared, never copied) with at most the rectangle its disposal 2 cleared; with
+    /// tolerance `base` is the screen as written and `cleared` nil.
+    struct Screen: Sendable {
+        var base: [UInt8]
+        var cleared: GIFRect?
+    }
+
     /// A frame whose rectangle and disposal are decided: `target` drawn over `canvas` in
     /// `rect`, compressed already when the decision needed its size (or, when lossy, the
     /// screen after it).
     private struct Decided: Sendable {
         var target: [UInt8]
-        var canvas: [UInt8]
+        var canvas: Screen
         var rect: GIFRect
         var pinned: [Bool]
         var encoded: Encoded?
@@ -136,7 +145,14 @@ struct GIFFrameOptimizer {
         let full = GIFRect(x: 0, y: 0, width: width, height: height)
         let clear = transparent ?? 0
         let lzw = LZWEncoder()
+        // The screen before the frame: as one array for the scans here, and as a `Screen` for
+        // the frame's compression later. When disposal 2 clears a rectangle, the array is
+        // built in one of two scratch buffers that take turns (the one `canvas` is not), so
+        // no frame costs fresh memory in this pass, which cannot run in parallel.
         var canvas = [UInt8](repeating: clear, count: width * height)
+        var screen = Screen(base: canvas, cleared: nil)
+        var scratch: [[UInt8]] = [[], []]
+        var canvasScratch = -1
         var decided: [Decided] = []
         decided.reserveCapacity(frames.count)
         // When lossy, the screen after a frame depends on the symbols its parse chose.
@@ -167,18 +183,37 @@ struct GIFFrameOptimizer {
                 transparent == nil && k == 0
                 ? full : (differenceBox(canvas, target) ?? GIFRect(x: 0, y: 0, width: 1, height: 1))
             var frame = Decided(
-                target: target, canvas: canvas, rect: rect, pinned: pinned, encoded: nil, delay: delay,
+                target: target, canvas: screen, rect: rect, pinned: pinned, encoded: nil, delay: delay,
                 disposal: GIFFramePlan.doNotDispose)
             if let t = transparent, let erase = eraseScan(target: target, next: next, canvas: canvas, t: t) {
                 // Disposal 2 over the rectangle grown to cover the pixels to erase.
                 let grown = union(rect, erase.box)
                 frame.rect = grown
                 frame.disposal = GIFFramePlan.restoreToBackground
+                var clearedCanvas: [UInt8]
+                var clearedScreen: Screen
+                var clearedScratch = -1
                 if lossy {
-                    frame.encoded = try encode(target, over: canvas, in: grown, pinned: pinned, lzw)
+                    let encoded = try encode(target, over: screen, in: grown, pinned: pinned, lzw)
+                    frame.encoded = encoded
+                    clearedCanvas = written(encoded, over: canvas, shown: shown)
+                    fill(&clearedCanvas, grown, with: t)
+                    clearedScreen = Screen(base: clearedCanvas, cleared: nil)
+                } else {
+                    clearedScratch = canvasScratch == 0 ? 1 : 0
+                    if scratch[clearedScratch].isEmpty {
+                        scratch[clearedScratch] = [UInt8](repeating: 0, count: width * height)
+                    }
+                    scratch[clearedScratch].withUnsafeMutableBufferPointer { out in
+                        shown.withUnsafeBufferPointer { shown in
+                            guard let out = out.baseAddress, let shown = shown.baseAddress else { return }
+                            out.update(from: shown, count: width * height)
+                        }
+                    }
+                    fill(&scratch[clearedScratch], grown, with: t)
+                    clearedCanvas = scratch[clearedScratch]
+                    clearedScreen = Screen(base: shown, cleared: grown)
                 }
-                var clearedCanvas = frame.encoded.map { written($0, over: canvas, shown: shown) } ?? shown
-                fill(&clearedCanvas, grown, with: t)
                 // Disposal 3 (the screen returns to `canvas`) is weighed against 2 by this frame's
                 // bytes either way plus the next frame's. The pixels disposal 3 must erase were
                 // transparent on `canvas` and are opaque in `target`, so they already lie in
@@ -191,15 +226,21 @@ struct GIFFrameOptimizer {
                 {
                     frame.disposal = GIFFramePlan.restoreToPrevious
                 }
-                if frame.disposal == GIFFramePlan.restoreToBackground { canvas = clearedCanvas }
+                if frame.disposal == GIFFramePlan.restoreToBackground {
+                    canvas = clearedCanvas
+                    screen = clearedScreen
+                    canvasScratch = clearedScratch
+                }
             } else {
                 if lossy {
-                    let encoded = try encode(target, over: canvas, in: rect, pinned: pinned, lzw)
+                    let encoded = try encode(target, over: screen, in: rect, pinned: pinned, lzw)
                     frame.encoded = encoded
                     canvas = written(encoded, over: canvas, shown: shown)
                 } else {
                     canvas = shown
                 }
+                screen = Screen(base: canvas, cleared: nil)
+                canvasScratch = -1
             }
             decided.append(frame)
             k += 1
@@ -310,7 +351,7 @@ struct GIFFrameOptimizer {
     /// Compresses `target` inside `rect`, drawn over `canvas`. When lossy, pixels not
     /// `pinned` may show any colour within tolerance of `target`'s (the lossy parse picks).
     private func encode(
-        _ target: [UInt8], over canvas: [UInt8], in rect: GIFRect, pinned: [Bool] = [], _ lzw: LZWEncoder
+        _ target: [UInt8], over screen: Screen, in rect: GIFRect, pinned: [Bool] = [], _ lzw: LZWEncoder
     ) throws(EncodeError) -> Encoded {
         let count = rect.width * rect.height
         var symbols = [UInt8](repeating: 0, count: count)
@@ -324,10 +365,13 @@ struct GIFFrameOptimizer {
             largestFlexible = 0
             // Exact with a transparency index: a pixel is written as itself, flexible where the
             // screen already shows it, and must not need erasing.
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+            defer { scratch.deallocate() }
             target.withUnsafeBufferPointer { target in
-                canvas.withUnsafeBufferPointer { canvas in
+                screen.base.withUnsafeBufferPointer { base in
                     symbols.withUnsafeMutableBufferPointer { symbols in
                         flexible.withUnsafeMutableBufferPointer { flexible in
+                            guard let base = base.baseAddress else { return }
                             var largestFixed: UInt8 = t
                             var erasedAny: UInt8 = 0
                             // Bools written as their bytes (0 or 1) and no short-circuits, so the
@@ -336,9 +380,10 @@ struct GIFFrameOptimizer {
                             for y in rect.y..<(rect.y + rect.height) {
                                 let from = y &* width &+ rect.x
                                 let to = (y &- rect.y) &* rect.width
+                                let canvas = span(y, rect.x, rect.width, of: base, cleared: screen.cleared, scratch)
                                 for i in 0..<rect.width {
                                     let want = target[from &+ i]
-                                    let shown = canvas[from &+ i]
+                                    let shown = canvas[i]
                                     symbols[to &+ i] = want
                                     let same: UInt8 = (shown == want ? 1 : 0) & (want != t ? 1 : 0)
                                     flags?.storeBytes(of: same, toByteOffset: to &+ i, as: UInt8.self)
@@ -352,8 +397,11 @@ struct GIFFrameOptimizer {
                             if erased {
                                 // Find it again for the message (this is an internal error).
                                 for y in rect.y..<(rect.y + rect.height) {
-                                    let row = y * width + rect.x
-                                    for p in row..<(row + rect.width) where target[p] == t && canvas[p] != t { bad = p }
+                                    let canvas = span(y, 0, width, of: base, cleared: screen.cleared, scratch)
+                                    for x in rect.x..<(rect.x + rect.width)
+                                    where target[y * width + x] == t && canvas[x] != t {
+                                        bad = y * width + x
+                                    }
                                 }
                             }
                         }
@@ -361,6 +409,7 @@ struct GIFFrameOptimizer {
                 }
             }
         } else {
+            let canvas = materialized(screen)
             target.withUnsafeBufferPointer { target in
                 canvas.withUnsafeBufferPointer { canvas in
                     near.withUnsafeBufferPointer { near in
@@ -454,6 +503,32 @@ struct GIFFrameOptimizer {
                 return changed
             }
         }
+    }
+
+    /// Pixels `x…x + count − 1` of row `y` of a screen (`base` with the rectangle `cleared`,
+    /// when given, set to the transparency index): a pointer into `base` itself, or, where the
+    /// row crosses the cleared rectangle, to a copy in `scratch` (≥ `count` bytes) with that
+    /// part cleared. Element `i` is the screen's pixel `x + i`.
+    @inline(__always) private func span(
+        _ y: Int, _ x: Int, _ count: Int, of base: UnsafePointer<UInt8>, cleared: GIFRect?,
+        _ scratch: UnsafeMutablePointer<UInt8>
+    ) -> UnsafePointer<UInt8> {
+        let start = base + y * width + x
+        guard let cleared, let t = transparent, y >= cleared.y, y < cleared.y + cleared.height else { return start }
+        let from = max(x, cleared.x)
+        let to = min(x + count, cleared.x + cleared.width)
+        guard from < to else { return start }
+        scratch.update(from: start, count: count)
+        (scratch + (from - x)).update(repeating: t, count: to - from)
+        return UnsafePointer(scratch)
+    }
+
+    /// What `screen` shows, as one array (a copy only when a rectangle is cleared).
+    private func materialized(_ screen: Screen) -> [UInt8] {
+        guard let cleared = screen.cleared, let t = transparent else { return screen.base }
+        var pixels = screen.base
+        fill(&pixels, cleared, with: t)
+        return pixels
     }
 
     /// Bounding box of the pixels where `b` (wanted) differs from `a` (shown), or nil: beyond
