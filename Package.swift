@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // glibc's mallopt, which Swift's Glibc module does not expose (MemoryTuning).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // The pipeline: preset JSON -> Composition -> FrameScene -> RGBAImage -> files.
         .target(name: "Geometry"),
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
         .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant"]),
         .target(
-            name: "AnimexportCLI", dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode"]),
+            name: "AnimexportCLI", dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode", "CMalloc"]),
         .executableTarget(name: "animexport", dependencies: ["AnimexportCLI"]),
         .executableTarget(name: "animexport-bench", dependencies: ["AnimexportCLI"]),
 

@@ -165,6 +165,7 @@ func pngStrategies(_ path: String) throws {
     }
 }
 
+MemoryTuning.applyForEncoding()
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scale = 1.0
 var header = false

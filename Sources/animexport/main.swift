@@ -6,4 +6,5 @@ import AnimexportCLI
     import Glibc
 #endif
 
+MemoryTuning.applyForEncoding()
 exit(Command.run(Array(CommandLine.arguments.dropFirst())).rawValue)
