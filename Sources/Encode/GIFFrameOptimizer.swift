@@ -122,14 +122,14 @@ struct GIFFrameOptimizer {
 
     /// Every frame of the plan. The rectangles and disposals are decided frame by frame (each
     /// depends on the screen the one before leaves); the compression of each frame, which
-    /// takes most of the time, then runs on up to `workers` threads.
+    /// takes most of the time, runs on up to `workers` threads. Exact frames are compressed
+    /// while the pass goes on (each one as soon as it is decided); with tolerance the pass can
+    /// merge frames, so their number is known only at its end, and compression waits for it.
     private func planFrames(_ frames: [(indices: [UInt8], delay: Int)], workers: Int) throws
         -> [GIFFramePlan.Frame]
     {
-        let decided = try decide(frames)
-        return try ParallelWork.map(count: decided.count, workers: workers, makeState: { LZWEncoder() }) {
-            (k: Int, lzw: inout LZWEncoder) throws(EncodeError) in
-            let frame = decided[k]
+        let compress: @Sendable (Int, Decided, inout LZWEncoder) throws(EncodeError) -> GIFFramePlan.Frame = {
+            _, frame, lzw throws(EncodeError) in
             var chosen: Encoded
             if let encoded = frame.encoded {
                 chosen = encoded
@@ -138,10 +138,23 @@ struct GIFFrameOptimizer {
             }
             return finish(chosen, delay: frame.delay, disposal: frame.disposal, lzw)
         }
+        if near.isEmpty {
+            return try ParallelWork.pipeline(
+                count: frames.count, workers: workers, makeState: { LZWEncoder() },
+                produce: { (emit: (Decided) -> Void) throws(EncodeError) in try decide(frames, emit: emit) },
+                consume: compress)
+        }
+        var decided: [Decided] = []
+        try decide(frames) { decided.append($0) }
+        let all = decided
+        return try ParallelWork.map(count: all.count, workers: workers, makeState: { LZWEncoder() }) {
+            (k: Int, lzw: inout LZWEncoder) throws(EncodeError) in try compress(k, all[k], &lzw)
+        }
     }
 
-    /// Each frame's rectangle and disposal, in order.
-    private func decide(_ frames: [(indices: [UInt8], delay: Int)]) throws(EncodeError) -> [Decided] {
+    /// Each frame's rectangle and disposal, handed to `emit` in order: one per frame when exact
+    /// (with tolerance, frames the screen already shows within tolerance join the one before).
+    private func decide(_ frames: [(indices: [UInt8], delay: Int)], emit: (Decided) -> Void) throws(EncodeError) {
         let full = GIFRect(x: 0, y: 0, width: width, height: height)
         let clear = transparent ?? 0
         let lzw = LZWEncoder()
@@ -153,8 +166,6 @@ struct GIFFrameOptimizer {
         var screen = Screen(base: canvas, cleared: nil)
         var scratch: [[UInt8]] = [[], []]
         var canvasScratch = -1
-        var decided: [Decided] = []
-        decided.reserveCapacity(frames.count)
         // When lossy, the screen after a frame depends on the symbols its parse chose.
         let lossy = !similar.isEmpty
         var k = 0
@@ -242,10 +253,9 @@ struct GIFFrameOptimizer {
                 screen = Screen(base: canvas, cleared: nil)
                 canvasScratch = -1
             }
-            decided.append(frame)
+            emit(frame)
             k += 1
         }
-        return decided
     }
 
     /// The frame as written: the smallest of the greedy choice at unchanged pixels and a few

@@ -71,6 +71,90 @@ enum ParallelWork {
         try map(count: count, workers: workers, makeState: {}) { (i, _: inout Void) throws(E) in try body(i) }
     }
 
+    /// A producer and its consumers at once: `produce` runs on the calling thread and hands out
+    /// items 0, 1, 2, … in order through its argument; `consume(i, item, &state)` runs for
+    /// each on up to `workers − 1` other threads as soon as the item is out, and on the calling
+    /// thread too once `produce` has returned. For a sequential pass whose output is worked on
+    /// item by item (the frame plan's rectangle and disposal pass, then each frame's
+    /// compression), the other threads no longer wait for the whole pass.
+    /// - Parameters:
+    ///   - count: how many items `produce` emits (at most this many are used).
+    ///   - workers: ≥ 1; 1 produces everything, then consumes on the calling thread.
+    ///   - makeState: scratch each consuming thread creates once, as for `map`.
+    /// - Returns: the results of the items emitted, in index order.
+    /// - Throws: the error of the lowest index whose `consume` threw, else `produce`'s error.
+    static func pipeline<Item: Sendable, T: Sendable, State, E: Error>(
+        count: Int, workers: Int, makeState: @Sendable () -> State,
+        produce: (_ emit: (Item) -> Void) throws(E) -> Void,
+        consume: @Sendable (Int, Item, inout State) throws(E) -> T
+    ) throws(E) -> [T] {
+        // The helpers' closures never outlive this call: it waits for them (`group.wait()`).
+        try withoutActuallyEscaping(makeState) { makeState throws(E) in
+            try withoutActuallyEscaping(consume) { consume throws(E) in
+                try runPipeline(
+                    count: count, workers: workers, makeState: makeState, produce: produce, consume: consume)
+            }
+        }
+    }
+
+    /// `pipeline`, with closures the helper threads may hold until it returns.
+    private static func runPipeline<Item: Sendable, T: Sendable, State, E: Error>(
+        count: Int, workers: Int, makeState: @escaping @Sendable () -> State,
+        produce: (_ emit: (Item) -> Void) throws(E) -> Void,
+        consume: @escaping @Sendable (Int, Item, inout State) throws(E) -> T
+    ) throws(E) -> [T] {
+        let helpers = max(0, min(workers, count) - 1)
+        let items = Slots<Item>(count: count)
+        let results = Slots<Result<T, E>>(count: count)
+        // One signal per emitted item (a helper waits for one before each claim), plus one per
+        // helper once production stops, so every helper's last claim finds nothing and ends.
+        let ready = DispatchSemaphore(value: 0)
+        let published = Atomic<Int>(0)
+        let next = Atomic<Int>(0)
+        /// Claims and consumes items until none is left to claim.
+        @Sendable func work(_ state: inout State, waiting: Bool) {
+            while true {
+                if waiting { ready.wait() }
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < published.load(ordering: .acquiring) else { return }
+                do throws(E) {
+                    results.set(i, .success(try consume(i, items.take(i), &state)))
+                } catch {
+                    results.set(i, .failure(error))
+                }
+            }
+        }
+        let group = DispatchGroup()
+        for _ in 0..<helpers {
+            DispatchQueue.global().async(group: group) {
+                var state = makeState()
+                work(&state, waiting: true)
+            }
+        }
+        var emitted = 0
+        var failure: E?
+        do throws(E) {
+            try produce { item in
+                guard emitted < count else { return }
+                items.set(emitted, item)
+                emitted += 1
+                published.store(emitted, ordering: .releasing)
+                ready.signal()
+            }
+        } catch {
+            failure = error
+        }
+        for _ in 0..<helpers { ready.signal() }
+        var state = makeState()
+        work(&state, waiting: false)
+        group.wait()
+        var output: [T] = []
+        output.reserveCapacity(emitted)
+        for i in 0..<emitted { output.append(try results.take(i).get()) }
+        if let failure { throw failure }
+        return output
+    }
+
     /// `body(i, &items[i], &state)` for every item, on up to `workers` threads, in place: each
     /// item is moved to the thread that updates it and back, so an array inside an item that
     /// nothing else holds is mutated without a copy (a frame's index buffer rewritten through

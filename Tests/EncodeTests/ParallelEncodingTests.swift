@@ -2,9 +2,14 @@
 
 import Render
 import Spec
+import Synchronization
 import Testing
 
 @testable import Encode
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The encoder splits its per-frame work over `GIFOptions.workers` threads; nothing it writes
 /// may depend on how many.
@@ -83,6 +88,74 @@ import Testing
         var empty: [[UInt8]] = []
         ParallelWork.update(&empty, workers: workers) { _, _ in Issue.record("no items, no calls") }
         #expect(empty.isEmpty)
+    }
+
+    @Test(arguments: [1, 2, 5])
+    func pipelineConsumesEveryItemOnceInIndexOrder(workers: Int) {
+        let consumed = Mutex<[Int]>([])
+        let results = ParallelWork.pipeline(
+            count: 500, workers: workers, makeState: { 0 },
+            produce: { emit in for i in 0..<500 { emit(i * 3) } },
+            consume: { i, item, ran in
+                ran += 1
+                consumed.withLock { $0.append(i) }
+                return item + i
+            })
+        #expect(results == (0..<500).map { $0 * 4 })
+        #expect(consumed.withLock { $0.sorted() } == Array(0..<500))
+    }
+
+    @Test func pipelineConsumesWhileTheProducerStillRuns() {
+        // The producer emits item 0 and then waits until some thread has consumed it; if
+        // consumers only started after production, item 0 would never be seen (the wait gives
+        // up after 10 s, so a regression fails instead of hanging).
+        let seen = Atomic<Bool>(false)
+        var sawItDuringProduction = false
+        _ = ParallelWork.pipeline(
+            count: 3, workers: 2, makeState: {},
+            produce: { emit in
+                emit(0)
+                for _ in 0..<10_000 where !seen.load(ordering: .acquiring) { usleep(1000) }
+                sawItDuringProduction = seen.load(ordering: .acquiring)
+                emit(1)
+                emit(2)
+            },
+            consume: { i, item, _ in
+                if i == 0 { seen.store(true, ordering: .releasing) }
+                return item
+            })
+        #expect(sawItDuringProduction)
+    }
+
+    @Test(arguments: [1, 3])
+    func pipelineThrowsTheLowestFailingItemThenTheProducersError(workers: Int) {
+        #expect(throws: Failure(index: 17)) {
+            _ = try ParallelWork.pipeline(
+                count: 200, workers: workers, makeState: {},
+                produce: { (emit: (Int) -> Void) throws(Failure) in
+                    for i in 0..<200 { emit(i) }
+                    throw Failure(index: 999)
+                },
+                consume: { (i: Int, item: Int, _: inout Void) throws(Failure) -> Int in
+                    if i == 17 || i == 150 { throw Failure(index: i) }
+                    return item
+                })
+        }
+        // The producer stops after 40 items: those are consumed, then its error is thrown.
+        let consumed = Atomic<Int>(0)
+        #expect(throws: Failure(index: 40)) {
+            _ = try ParallelWork.pipeline(
+                count: 200, workers: workers, makeState: {},
+                produce: { (emit: (Int) -> Void) throws(Failure) in
+                    for i in 0..<40 { emit(i) }
+                    throw Failure(index: 40)
+                },
+                consume: { (_: Int, item: Int, _: inout Void) throws(Failure) -> Int in
+                    consumed.add(1, ordering: .relaxed)
+                    return item
+                })
+        }
+        #expect(consumed.load(ordering: .relaxed) == 40)
     }
 
     struct Failure: Error, Equatable { var index: Int }
