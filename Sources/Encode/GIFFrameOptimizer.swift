@@ -68,18 +68,29 @@ struct GIFFrameOptimizer {
             globalTable: palette.colorTable,
             near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
             similar: lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : [])
-        let merged = merge(frames.map(\.indices), delays: delays)
+        let merged = merge(frames.map(\.indices), delays: delays, workers: workers)
         let planned = try optimizer.planFrames(merged, workers: workers)
         return GIFFramePlan(
             width: width, height: height, colorTable: palette.colorTable,
             backgroundIndex: palette.transparentIndex ?? 0, loopCount: loopCount, frames: planned)
     }
 
-    /// Consecutive equal frames joined, delays summed while the sum fits 16 bits.
-    static func merge(_ frames: [[UInt8]], delays: [Int]) -> [(indices: [UInt8], delay: Int)] {
+    /// Consecutive equal frames joined, delays summed while the sum fits 16 bits. Which frames
+    /// equal the one before is found on up to `workers` threads.
+    static func merge(_ frames: [[UInt8]], delays: [Int], workers: Int = 1) -> [(indices: [UInt8], delay: Int)] {
+        let repeats = ParallelWork.map(count: frames.count, workers: workers) { k in
+            k > 0 && frames[k].count == frames[k - 1].count
+                && frames[k].withUnsafeBytes { a in
+                    frames[k - 1].withUnsafeBytes { b in
+                        guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                        return memcmp(a, b, frames[k].count) == 0
+                    }
+                }
+        }
         var merged: [(indices: [UInt8], delay: Int)] = []
-        for (frame, delay) in zip(frames, delays) {
-            if let last = merged.last, last.delay + delay <= 65535, last.indices == frame {
+        for (k, (frame, delay)) in zip(frames, delays).enumerated() {
+            // A frame equal to the one before equals the merged frame that holds it.
+            if let last = merged.last, last.delay + delay <= 65535, repeats[k] {
                 merged[merged.count - 1].delay += delay
             } else {
                 merged.append((frame, delay))
