@@ -32,15 +32,20 @@ struct ColorHistogram {
     }
 
     /// The opaque pixels of one flattened frame (`FlattenedFrames.transparent` is skipped),
-    /// and, when the frame has at most 255 colours, every pixel as its colour's position in
-    /// `colors` (`ColorHistogram.transparentSlot` for transparency): with that, the frame's
-    /// palette indices are a table lookup per pixel (`PaletteMapper`) instead of a second
-    /// flattening and hashing.
-    static func counting(frame: UnsafeBufferPointer<UInt32>) -> (histogram: ColorHistogram, slots: [UInt8]?) {
+    /// and every pixel as its colour's position in `colors`: one byte each when the frame has
+    /// at most 255 colours (`slots`, `ColorHistogram.transparentSlot` for transparency), two
+    /// when it has at most 65 535 (`wideSlots`, `wideTransparentSlot`), neither beyond. With
+    /// that, the frame's palette indices are a table lookup per pixel (`PaletteMapper`) instead
+    /// of a second flattening and hashing.
+    static func counting(frame: UnsafeBufferPointer<UInt32>) -> (
+        histogram: ColorHistogram, slots: [UInt8]?, wideSlots: [UInt16]?
+    ) {
         var histogram = ColorHistogram(colors: [], counts: [])
         var table = ColorIndexTable()
         var slots = [UInt8](repeating: transparentSlot, count: frame.count)
-        var fits = true
+        var wideSlots: [UInt16] = []
+        // 1: `slots`; 2: `wideSlots`; 0: too many colours for either.
+        var width = 1
         // Runs of one colour are counted first and added once.
         var last = FlattenedFrames.transparent
         var lastSlot = -1
@@ -50,10 +55,16 @@ struct ColorHistogram {
         func close(_ end: Int) {
             guard lastSlot >= 0 else { return }
             histogram.counts[lastSlot] += run
-            guard fits else { return }
-            let slot = UInt8(lastSlot)
-            slots.withUnsafeMutableBufferPointer { slots in
-                for p in runStart..<end { slots[p] = slot }
+            if width == 1 {
+                let slot = UInt8(lastSlot)
+                slots.withUnsafeMutableBufferPointer { slots in
+                    for p in runStart..<end { slots[p] = slot }
+                }
+            } else if width == 2 {
+                let slot = UInt16(lastSlot)
+                wideSlots.withUnsafeMutableBufferPointer { slots in
+                    for p in runStart..<end { slots[p] = slot }
+                }
             }
         }
         let count = frame.count
@@ -89,19 +100,26 @@ struct ColorHistogram {
             if inserted {
                 histogram.colors.append(color)
                 histogram.counts.append(0)
-                if histogram.colors.count > Int(transparentSlot) {
-                    fits = false
+                if width == 1 && histogram.colors.count > Int(transparentSlot) {
+                    // Everything before this run is written (unwritten pixels are transparent).
+                    wideSlots = slots.map { $0 == transparentSlot ? wideTransparentSlot : UInt16($0) }
                     slots = []
+                    width = 2
+                } else if width == 2 && histogram.colors.count > Int(wideTransparentSlot) {
+                    wideSlots = []
+                    width = 0
                 }
             }
             lastSlot = Int(slot)
         }
         close(count)
-        return (histogram, fits ? slots : nil)
+        return (histogram, width == 1 ? slots : nil, width == 2 ? wideSlots : nil)
     }
 
     /// The slot `counting(frame:)` gives transparent pixels.
     static let transparentSlot: UInt8 = 255
+    /// The wide slot `counting(frame:)` gives transparent pixels.
+    static let wideTransparentSlot: UInt16 = .max
 
     /// At most `limit` entries (≥ 1): with the fewest low bits `b` dropped from every channel
     /// that fits, colours sharing their high bits merge into one entry at their count-weighted

@@ -55,7 +55,8 @@ struct FlattenedFrames: Sendable {
             histogram: ColorHistogram(merging: perFrame.map(\.0.histogram)),
             hasTransparency: perFrame.contains { $0.1.hasTransparency },
             collapsedEdgePixels: perFrame.reduce(0) { $0 + $1.1.collapsed },
-            frameColors: perFrame.map(\.0.histogram.colors), frameSlots: perFrame.map(\.0.slots))
+            frameColors: perFrame.map(\.0.histogram.colors), frameSlots: perFrame.map(\.0.slots),
+            frameWideSlots: perFrame.map(\.0.wideSlots))
     }
 }
 
@@ -73,6 +74,9 @@ struct FrameSurvey: Sendable {
     /// Per frame with at most 255 colours, every pixel as its position in `frameColors`
     /// (`ColorHistogram.transparentSlot` when transparent); nil for the other frames.
     var frameSlots: [[UInt8]?]
+    /// Per frame with 256…65 535 colours, every pixel as its position in `frameColors`
+    /// (`ColorHistogram.wideTransparentSlot` when transparent); nil for the other frames.
+    var frameWideSlots: [[UInt16]?]
 
     /// `frameSlots`, handed over: the survey keeps none, so the caller holds the only reference
     /// to each buffer and can rewrite it in place (`PaletteMapper.index`).

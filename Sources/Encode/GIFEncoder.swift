@@ -42,7 +42,9 @@ public enum GIFEncoder {
             histogram: survey.histogram, hasTransparency: survey.hasTransparency)
         var mapper = PaletteMapper(palette: palette, dither: options.dither)
         let (ordered, indexed) = palette.reorderedByUse(
-            mapper.index(flattened, colors: survey.frameColors, slots: survey.takeSlots(), workers: workers),
+            mapper.index(
+                flattened, colors: survey.frameColors, slots: survey.takeSlots(), wideSlots: survey.frameWideSlots,
+                workers: workers),
             workers: workers)
         let plan = try GIFFrameOptimizer.plan(
             frames: indexed, delays: delays, palette: ordered, width: width, height: height,

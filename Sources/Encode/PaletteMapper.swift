@@ -51,12 +51,13 @@ struct PaletteMapper {
     /// mapped on up to `workers` threads (each with its own cache); Floyd–Steinberg runs frame
     /// by frame, because it keeps the previous frame's index wherever the colour is unchanged.
     /// - Parameters:
-    ///   - colors, slots: from the frames' survey (`FrameSurvey.frameColors`, `frameSlots`),
-    ///     or empty. Without dithering, a frame with slots is mapped through a table of its own
-    ///     colours instead of flattened again, and its slot buffer becomes its index buffer
-    ///     (rewritten in place, so no fresh memory).
+    ///   - colors, slots, wideSlots: from the frames' survey (`FrameSurvey.frameColors`,
+    ///     `frameSlots`, `frameWideSlots`), or empty. Without dithering, a frame with slots is
+    ///     mapped through a table of its own colours instead of flattened again; a one-byte
+    ///     slot buffer becomes the frame's index buffer (rewritten in place, so no fresh memory).
     mutating func index(
-        _ flattened: FlattenedFrames, colors: [[UInt32]] = [], slots: consuming [[UInt8]?] = [], workers: Int = 1
+        _ flattened: FlattenedFrames, colors: [[UInt32]] = [], slots: consuming [[UInt8]?] = [],
+        wideSlots: [[UInt16]?] = [], workers: Int = 1
     ) -> [IndexedFrame] {
         let width = flattened.width
         let transparentIndex = UInt8(palette.transparentIndex ?? 0)
@@ -75,6 +76,20 @@ struct PaletteMapper {
                         frame?.withUnsafeMutableBufferPointer { indices in
                             for p in 0..<indices.count { indices[p] = table[Int(indices[p])] }
                         }
+                    }
+                } else if plain, k < wideSlots.count, let wide = wideSlots[k] {
+                    // One entry per colour, then the transparency index, where the transparent
+                    // slot (above every position) is clamped to.
+                    let last = UInt16(colors[k].count)
+                    var table = colors[k].map { state.mapper.nearestIndex(of: $0) }
+                    table.append(transparentIndex)
+                    frame = [UInt8](unsafeUninitializedCapacity: wide.count) { out, initialized in
+                        table.withUnsafeBufferPointer { table in
+                            wide.withUnsafeBufferPointer { wide in
+                                for p in 0..<wide.count { out[p] = table[Int(min(wide[p], last))] }
+                            }
+                        }
+                        initialized = wide.count
                     }
                 } else {
                     flattened.flatten(k, into: &state.buffer)

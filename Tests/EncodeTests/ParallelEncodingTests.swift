@@ -233,9 +233,9 @@ import Testing
                 })
     }
 
-    /// Frames of at most 255 colours are mapped through their survey slots; the indices must
-    /// be the ones flattening and mapping again gives, for an exact palette and a quantised
-    /// one (a frame of 300 colours among them takes the other path).
+    /// Frames are mapped through their survey slots (one byte per pixel up to 255 colours, two
+    /// beyond); the indices must be the ones flattening and mapping again gives, for an exact
+    /// palette and a quantised one (with a frame of 300 colours).
     @Test(arguments: [false, true])
     func slotMappingMatchesMappingFlattenedFrames(quantised: Bool) throws {
         let frames = (0..<4).map { k in
@@ -250,12 +250,16 @@ import Testing
         let survey = flattened.survey(workers: 2)
         #expect(
             survey.frameSlots.map { $0 != nil } == (quantised ? [true, true, true, false] : [true, true, true, true]))
+        // The 300-colour frame has two-byte slots instead.
+        #expect(survey.frameWideSlots.map { $0 != nil } == [false, false, false, quantised])
         let palette = try GIFPalette.build(histogram: survey.histogram, hasTransparency: survey.hasTransparency)
         #expect(palette.quantized == quantised)
         var viaSlots = PaletteMapper(palette: palette)
         var viaColours = PaletteMapper(palette: palette)
-        let a = viaSlots.index(flattened, colors: survey.frameColors, slots: survey.frameSlots, workers: 2).map(
-            \.indices)
+        let a = viaSlots.index(
+            flattened, colors: survey.frameColors, slots: survey.frameSlots, wideSlots: survey.frameWideSlots,
+            workers: 2
+        ).map(\.indices)
         let b = viaColours.index(flattened, workers: 1).map(\.indices)
         #expect(a == b)
         #expect(Set(a.joined()).count > 5)
