@@ -44,17 +44,11 @@ enum ParallelWork {
             return results
         }
         let slots = Slots<Result<T, E>>(count: count)
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            var state = makeState()
-            while true {
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < count else { return }
-                do throws(E) {
-                    slots.set(i, .success(try body(i, &state)))
-                } catch {
-                    slots.set(i, .failure(error))
-                }
+        forEachClaimed(count: count, threads: threads, makeState: makeState) { i, state in
+            do throws(E) {
+                slots.set(i, .success(try body(i, &state)))
+            } catch {
+                slots.set(i, .failure(error))
             }
         }
         var results: [T] = []
@@ -179,16 +173,10 @@ enum ParallelWork {
             i -= 1
             slots.set(i, item)
         }
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            var state = makeState()
-            while true {
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < count else { return }
-                var item = slots.take(i)
-                body(i, &item, &state)
-                slots.set(i, item)
-            }
+        forEachClaimed(count: count, threads: threads, makeState: makeState) { i, state in
+            var item = slots.take(i)
+            body(i, &item, &state)
+            slots.set(i, item)
         }
         items.reserveCapacity(count)
         for i in 0..<count { items.append(slots.take(i)) }
@@ -198,6 +186,22 @@ enum ParallelWork {
     /// `update(_:workers:makeState:_:)`.
     static func update<T: Sendable>(_ items: inout [T], workers: Int, _ body: @Sendable (Int, inout T) -> Void) {
         update(&items, workers: workers, makeState: {}) { (i, item, _: inout Void) in body(i, &item) }
+    }
+
+    /// `body(i, &state)` once for every `i` in `0..<count` on `threads` threads (the calling one
+    /// among them), each claiming one index at a time and keeping its own `state`.
+    private static func forEachClaimed<State>(
+        count: Int, threads: Int, makeState: @Sendable () -> State, _ body: @Sendable (Int, inout State) -> Void
+    ) {
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var state = makeState()
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < count else { return }
+                body(i, &state)
+            }
+        }
     }
 }
 

@@ -127,35 +127,36 @@ import Testing
         #expect(sawItDuringProduction)
     }
 
-    @Test(arguments: [1, 3])
-    func pipelineThrowsTheLowestFailingItemThenTheProducersError(workers: Int) {
-        #expect(throws: Failure(index: 17)) {
+    /// A pipeline of up to 200 items whose producer emits `emitted` items and then throws
+    /// `Failure(index: emitted)`, and whose consumer throws at the `failing` indices: the error
+    /// it throws and how many items were consumed.
+    func failingPipeline(workers: Int, emitted: Int, failing: Set<Int>) -> (error: Failure?, consumed: Int) {
+        let consumed = Atomic<Int>(0)
+        do throws(Failure) {
             _ = try ParallelWork.pipeline(
                 count: 200, workers: workers, makeState: {},
                 produce: { (emit: (Int) -> Void) throws(Failure) in
-                    for i in 0..<200 { emit(i) }
-                    throw Failure(index: 999)
+                    for i in 0..<emitted { emit(i) }
+                    throw Failure(index: emitted)
                 },
                 consume: { (i: Int, item: Int, _: inout Void) throws(Failure) -> Int in
-                    if i == 17 || i == 150 { throw Failure(index: i) }
-                    return item
-                })
-        }
-        // The producer stops after 40 items: those are consumed, then its error is thrown.
-        let consumed = Atomic<Int>(0)
-        #expect(throws: Failure(index: 40)) {
-            _ = try ParallelWork.pipeline(
-                count: 200, workers: workers, makeState: {},
-                produce: { (emit: (Int) -> Void) throws(Failure) in
-                    for i in 0..<40 { emit(i) }
-                    throw Failure(index: 40)
-                },
-                consume: { (_: Int, item: Int, _: inout Void) throws(Failure) -> Int in
                     consumed.add(1, ordering: .relaxed)
+                    if failing.contains(i) { throw Failure(index: i) }
                     return item
                 })
+            return (nil, consumed.load(ordering: .relaxed))
+        } catch {
+            return (error, consumed.load(ordering: .relaxed))
         }
-        #expect(consumed.load(ordering: .relaxed) == 40)
+    }
+
+    @Test(arguments: [1, 3])
+    func pipelineThrowsTheLowestFailingItemThenTheProducersError(workers: Int) {
+        #expect(failingPipeline(workers: workers, emitted: 200, failing: [17, 150]).error == Failure(index: 17))
+        // The producer stops after 40 items: those are consumed, then its error is thrown.
+        let stopped = failingPipeline(workers: workers, emitted: 40, failing: [])
+        #expect(stopped.error == Failure(index: 40))
+        #expect(stopped.consumed == 40)
     }
 
     struct Failure: Error, Equatable { var index: Int }
