@@ -99,6 +99,7 @@ struct LZWRuns {
     /// `runCodes[t << 12 + k − 1]`: the code of `t` repeated `k` times, for k = 1…`runCount[t]`.
     /// Left uninitialised (2 MiB): an entry is only read after `reset` or `added` wrote it.
     let runCodes: UnsafeMutablePointer<UInt16>
+    /// `runCount[t]`: how many run strings of symbol `t` the dictionary holds (K, ≥ 1).
     let runCount: UnsafeMutablePointer<Int>
     /// Per code: the symbol it repeats when it is a run, else −1.
     let runSymbol: UnsafeMutablePointer<Int16>

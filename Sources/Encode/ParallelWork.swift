@@ -109,7 +109,10 @@ enum ParallelWork {
         @Sendable func work(_ state: inout State, waiting: Bool) {
             while true {
                 if waiting { ready.wait() }
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                // Claims synchronise with one another (not relaxed): a claim of i by this thread
+                // may follow a wait that another thread's claim of i − 1 outran, and must still
+                // see the `published` count that thread saw.
+                let i = next.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue
                 guard i < published.load(ordering: .acquiring) else { return }
                 do throws(E) {
                     results.set(i, .success(try consume(i, items.take(i), &state)))
@@ -206,9 +209,10 @@ enum ParallelWork {
 }
 
 /// One result slot per item. While threads run, each slot is touched by exactly one of them
-/// (the one that claimed its index); the calling thread fills slots only before
-/// `concurrentPerform` starts and reads them only after it returns, which is what makes the
-/// unchecked `Sendable` sound.
+/// (the one that claimed its index). The calling thread fills slots before the threads start
+/// (or, in `pipeline`, before it publishes the item's index with a releasing store that the
+/// claiming thread reads with an acquiring load) and reads them only after every thread has
+/// finished. That is what makes the unchecked `Sendable` sound.
 private final class Slots<T>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<T?>
 

@@ -90,6 +90,7 @@ let scratchRoot: String = {
     return path
 }()
 
+/// Deletes `scratchRoot` and everything in it (at process exit).
 private func removeScratchRoot() {
     try? FileManager.default.removeItem(atPath: scratchRoot)
 }

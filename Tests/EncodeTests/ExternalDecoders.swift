@@ -130,6 +130,7 @@ let scratchRoot: URL = {
     return url
 }()
 
+/// Deletes `scratchRoot` and everything in it (at process exit).
 private func removeScratchRoot() {
     try? FileManager.default.removeItem(at: scratchRoot)
 }

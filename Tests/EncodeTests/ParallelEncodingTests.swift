@@ -236,13 +236,13 @@ import Testing
 
     /// Frames are mapped through their survey slots (one byte per pixel up to 255 colours, two
     /// beyond); the indices must be the ones flattening and mapping again gives, for an exact
-    /// palette and a quantised one (with a frame of 300 colours).
+    /// palette and a quantised one (with a frame of about 1 050 colours).
     @Test(arguments: [false, true])
     func slotMappingMatchesMappingFlattenedFrames(quantised: Bool) throws {
         let frames = (0..<4).map { k in
             makeImage(width: 40, height: 30) { x, y in
                 if (x + k) % 9 == 0 { return .clear }
-                // Frame 3 of the quantised case: 300 colours; the others: a handful.
+                // Frame 3 of the quantised case: about 1 050 colours; the others: a handful.
                 if quantised && k == 3 { return Pixel(UInt8((y * 40 + x) % 256), UInt8((y * 40 + x) / 256 * 50), 7) }
                 return Pixel(UInt8(20 * ((x / 5 + k) % 6)), UInt8(30 * (y / 10)), 90)
             }
@@ -251,7 +251,7 @@ import Testing
         let survey = flattened.survey(workers: 2)
         #expect(
             survey.frameSlots.map { $0 != nil } == (quantised ? [true, true, true, false] : [true, true, true, true]))
-        // The 300-colour frame has two-byte slots instead.
+        // The frame of more than 255 colours has two-byte slots instead.
         #expect(survey.frameWideSlots.map { $0 != nil } == [false, false, false, quantised])
         let palette = try GIFPalette.build(histogram: survey.histogram, hasTransparency: survey.hasTransparency)
         #expect(palette.quantized == quantised)
