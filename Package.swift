@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SpecTests", dependencies: ["Spec"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "CCairo"]),
         .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
         .testTarget(
             name: "CLITests", dependencies: ["AnimexportCLI", "Encode", "Render", "Spec", "Timeline"],

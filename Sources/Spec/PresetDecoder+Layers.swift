@@ -54,6 +54,10 @@ extension PresetDecoder {
         "hidden", "rotation3D", "animations",
     ]
     static let paintKeys = ["fill", "stroke", "strokeStart", "strokeEnd"]
+    /// Smallest sum of a `lineDashPattern`, in points: the renderer cuts every dash itself
+    /// (`PathMeasure.strokePieces`), and a finer pattern would cost millions of dashes per frame
+    /// for what looks like a solid line.
+    static let shortestDashPeriod = 0.01
 
     func decodeLayers(_ value: JSONValue, _ path: String, groupBounds: Rect) -> [Layer] {
         guard let items = context.array(value, path, of: "layers") else { return [] }
@@ -310,6 +314,11 @@ extension PresetDecoder {
                         context.error(
                             s.path("lineDashPattern"), v.location,
                             "expected at least one dash length > 0 (all zero would draw nothing)")
+                    } else if !dashes.isEmpty, dashes.reduce(0, +) < Self.shortestDashPeriod {
+                        context.error(
+                            s.path("lineDashPattern"), v.location,
+                            "expected dash lengths adding up to at least \(Self.shortestDashPeriod) points (a finer pattern is a solid line, cut into millions of dashes)"
+                        )
                     } else {
                         state.lineDashPattern = dashes
                     }

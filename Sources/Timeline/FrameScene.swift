@@ -106,8 +106,9 @@ public struct ShapeDrawing: Equatable, Sendable {
     public var fillColor: RGBAColor
     /// Fill rule.
     public var fillRule: FillRule
-    /// The part of the path to stroke (already trimmed to strokeStart…strokeEnd); `nil` = no
-    /// stroke, or nothing left after trimming.
+    /// The path to stroke, untrimmed: `stroke.start`…`stroke.end` says which part draws and
+    /// the renderer cuts it (`PathMeasure.strokePieces`). `nil` = no stroke (no colour, zero
+    /// width, or an empty range after clamping).
     public var strokePath: BezierPath?
     /// Stroke paint and style.
     public var stroke: StrokeDrawing
@@ -139,13 +140,19 @@ public struct StrokeDrawing: Equatable, Sendable {
     public var miterLimit: Double
     /// Dash lengths in points; empty = solid.
     public var dashes: [Double]
-    /// Offset into the dash pattern at the start of `strokePath`, in points (Cairo's dash offset).
+    /// Offset into the dash pattern at the start of every subpath of the untrimmed path, in
+    /// points (`lineDashPhase`, Cairo's dash offset). Trimming does not move the dashes.
     public var dashPhase: Double
+    /// `strokeStart` clamped to 0…1: where the drawn part begins, as a fraction of the path's
+    /// arc length (semantics §5.3).
+    public var start: Double
+    /// `strokeEnd` clamped to 0…1, > `start`: where the drawn part ends.
+    public var end: Double
 
     /// A stroke; see the properties.
     public init(
         color: RGBAColor, width: Double, lineCap: LineCap, lineJoin: LineJoin, miterLimit: Double,
-        dashes: [Double], dashPhase: Double
+        dashes: [Double], dashPhase: Double, start: Double = 0, end: Double = 1
     ) {
         self.color = color
         self.width = width
@@ -154,5 +161,7 @@ public struct StrokeDrawing: Equatable, Sendable {
         self.miterLimit = miterLimit
         self.dashes = dashes
         self.dashPhase = dashPhase
+        self.start = start
+        self.end = end
     }
 }

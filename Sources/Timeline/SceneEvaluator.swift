@@ -77,22 +77,11 @@ public enum SceneEvaluator {
         let path = state.shape.path
         let fill = state.fillColor.flatMap { $0.alpha > 0 ? $0 : nil }
         var strokePath: BezierPath?
-        var dashPhase = state.lineDashPhase
-        if let color = state.strokeColor, color.alpha > 0, state.lineWidth > 0 {
-            let start = min(max(state.strokeStart, 0), 1)
-            let end = min(max(state.strokeEnd, 0), 1)
-            if start <= 0 && end >= 1 {
-                strokePath = path
-            } else if start < end {
-                let measure = PathMeasure(path)
-                strokePath = measure.trimmed(from: start, to: end)
-                // Keep dashes anchored to the untrimmed path so they do not crawl as strokeStart
-                // moves (how CAShapeLayer looks; semantics §5.3 marks it undocumented).
-                if !state.lineDashPattern.isEmpty {
-                    dashPhase += start * measure.length
-                }
-            }
-            if strokePath?.isEmpty == true { strokePath = nil }
+        let start = min(max(state.strokeStart.isNaN ? 0 : state.strokeStart, 0), 1)
+        let end = min(max(state.strokeEnd.isNaN ? 0 : state.strokeEnd, 0), 1)
+        if let color = state.strokeColor, color.alpha > 0, state.lineWidth > 0, start < end, !path.isEmpty {
+            // The renderer trims and dashes: it knows the device scale the pieces are flattened at.
+            strokePath = path
         }
         guard fill != nil || strokePath != nil else { return nil }
         return ShapeDrawing(
@@ -103,7 +92,8 @@ public enum SceneEvaluator {
             stroke: StrokeDrawing(
                 color: state.strokeColor ?? .clear, width: state.lineWidth, lineCap: state.lineCap,
                 lineJoin: state.lineJoin, miterLimit: state.miterLimit,
-                dashes: state.lineDashPattern, dashPhase: dashPhase))
+                dashes: state.lineDashPattern, dashPhase: state.lineDashPhase,
+                start: start, end: end))
     }
 }
 

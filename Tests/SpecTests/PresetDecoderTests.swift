@@ -156,6 +156,14 @@ func badOverridesAreUsageErrors(overrides: [String: String], message: String) {
         ##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "#007AFF", "lineCap": "rounded" } }"##,
         "$.layers[0].stroke.lineCap", "did you mean \"round\"?"
     ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "red", "lineDashPattern": [0.001, 0.002] } }"##,
+        "$.layers[0].stroke.lineDashPattern", "expected dash lengths adding up to at least 0.01 points"
+    ),
+    (
+        ##"{ "type": "circle", "center": [1, 2], "radius": 1, "stroke": { "color": "red", "lineDashPattern": [0, 0] } }"##,
+        "$.layers[0].stroke.lineDashPattern", "expected at least one dash length > 0"
+    ),
     (##"{ "type": "group", "fill": "red", "layers": [] }"##, "$.layers[0].fill", "groups draw nothing themselves"),
     (##"{ "type": "path", "d": "M 0 0 L x" }"##, "$.layers[0].d", "invalid SVG path data"),
     (
