@@ -19,13 +19,23 @@ public struct Spring: Equatable, Sendable {
     public var damping: Double
     /// Initial velocity in fractions of the distance per second (default 0).
     public var initialVelocity: Double
+    /// Whether a damping ratio above 1 moves as an overdamped spring. When false (the default,
+    /// as SwiftUI's `Spring(mass:stiffness:damping:allowOverDamping:)` defaults to false) such a
+    /// spring "is treated as critically damped": it moves as the critical spring of the same
+    /// stiffness and mass.
+    public var allowsOverdamping: Bool
 
-    /// A spring from its physical constants (SwiftUI `interpolatingSpring(mass:stiffness:damping:initialVelocity:)`).
-    public init(mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0) {
+    /// A spring from its physical constants (SwiftUI `interpolatingSpring(mass:stiffness:damping:initialVelocity:)`,
+    /// `Spring(mass:stiffness:damping:allowOverDamping:)`).
+    public init(
+        mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0,
+        allowsOverdamping: Bool = false
+    ) {
         self.mass = mass
         self.stiffness = stiffness
         self.damping = damping
         self.initialVelocity = initialVelocity
+        self.allowsOverdamping = allowsOverdamping
     }
 
     /// SwiftUI `spring(response:dampingFraction:)`: ω0 = 2π / response, k = ω0², c = 2·ζ·ω0 = 4π·ζ / response.
@@ -38,10 +48,13 @@ public struct Spring: Equatable, Sendable {
     }
 
     /// SwiftUI `spring(duration:bounce:)`: response = duration; ζ = 1 − bounce for bounce ≥ 0,
-    /// ζ = 1 / (1 + bounce) for −1 < bounce < 0.
+    /// ζ = 1 / (1 + bounce) for −1 < bounce < 0. A negative bounce is overdamped ("negative
+    /// values indicate overdamped springs", Apple's `Spring.bounce` documentation), so it moves
+    /// as one (`allowsOverdamping`).
     public init(duration: Double, bounce: Double) {
         let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         self.init(response: duration, dampingFraction: zeta)
+        allowsOverdamping = bounce < 0
     }
 
     /// Undamped angular frequency ω0 = √(k/m), radians per second.
@@ -52,9 +65,9 @@ public struct Spring: Equatable, Sendable {
 
     /// Progress x(t) at `t` seconds after the spring starts (closed form, semantics §2.3):
     /// - ζ < 1: `1 − e^(−ζω0t)·[cos(ωd·t) + ((ζω0 − v0)/ωd)·sin(ωd·t)]`, ωd = ω0·√(1 − ζ²);
-    /// - ζ ≥ 1: `1 − (1 + (ω0 − v0)·t)·e^(−ω0·t)`. For ζ > 1 this is OpenSwiftUI's choice (it uses
-    ///   the critical formula for every ζ ≥ 1); SwiftUI's own rule for overdamped springs is
-    ///   unverified.
+    /// - ζ = 1, or ζ > 1 without `allowsOverdamping`: `1 − (1 + (ω0 − v0)·t)·e^(−ω0·t)`;
+    /// - ζ > 1 with `allowsOverdamping`: `1 − A·e^(r1·t) − B·e^(r2·t)`, r1,2 = −ω0·(ζ ∓ √(ζ² − 1)),
+    ///   A = (v0 + r2) / (r2 − r1), B = 1 − A (x(0) = 0, x′(0) = v0).
     /// - Returns: progress, 0 at t = 0, tending to 1; may overshoot 1 when ζ < 1.
     public func value(at t: Double) -> Double {
         guard t > 0 else { return 0 }
@@ -65,6 +78,13 @@ public struct Spring: Equatable, Sendable {
             let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
             let envelope = exp(-zeta * omega0 * t)
             return 1 - envelope * (cos(omegaD * t) + (zeta * omega0 - v0) / omegaD * sin(omegaD * t))
+        }
+        if zeta > 1 && allowsOverdamping {
+            let root = (zeta * zeta - 1).squareRoot()
+            let r1 = -omega0 * (zeta - root)
+            let r2 = -omega0 * (zeta + root)
+            let a = (v0 + r2) / (r2 - r1)
+            return 1 - a * exp(r1 * t) - (1 - a) * exp(r2 * t)
         }
         return 1 - (1 + (omega0 - v0) * t) * exp(-omega0 * t)
     }

@@ -23,6 +23,42 @@ func springPositionsMatchTheReferenceTable(text: String, expected: [Double]) thr
     }
 }
 
+/// A negative bounce is overdamped (Apple, `Spring.bounce`): ζ = 1 / (1 + bounce) = 2 here. The
+/// references come from integrating m·x″ + c·x′ + k·(x − 1) = 0 with RK4 (h = 1e-5 s) at
+/// t = 0.05, 0.1, 0.25, 0.5, 1.0 s, not from the closed form under test.
+@Test(arguments: [
+    ("spring(duration: 0.5, bounce: -0.5)", [0.0969977234, 0.2313615091, 0.5357276746, 0.7999263754, 0.9628445303]),
+    (
+        "interpolatingSpring(duration: 0.5, bounce: -0.5, initialVelocity: 3)",
+        [0.1486294356, 0.279942144, 0.5654258023, 0.8127247165, 0.9652212972]
+    ),
+])
+func overdampedSpringsFollowThePhysics(text: String, expected: [Double]) throws {
+    guard case .success(.spring(let spring)) = TimingFunctionSyntaxProbe.parse(text) else {
+        Issue.record("\(text) did not parse as a spring")
+        return
+    }
+    #expect(spring.allowsOverdamping && abs(spring.dampingRatio - 2) < 1e-12)
+    for (t, x) in zip([0.05, 0.1, 0.25, 0.5, 1.0], expected) {
+        #expect(abs(spring.value(at: t) - x) < 1e-8, "\(text) at \(t)")
+    }
+}
+
+@Test func overdampedPhysicalConstantsMoveAsTheCriticalSpring() throws {
+    // Spring(mass:stiffness:damping:allowOverDamping:) defaults to false: "treated as critically
+    // damped". k = 100, c = 40 is ζ = 2; it moves as 1 − (1 + 10t)·e^(−10t).
+    guard
+        case .success(.spring(let spring)) = TimingFunctionSyntaxProbe.parse(
+            "interpolatingSpring(stiffness: 100, damping: 40)")
+    else {
+        Issue.record("did not parse")
+        return
+    }
+    #expect(!spring.allowsOverdamping)
+    #expect(abs(spring.value(at: 0.1) - 0.2642411177) < 1e-9)
+    #expect(abs(spring.value(at: 0.3) - 0.8008517265) < 1e-9)
+}
+
 @Test func springConstantsFollowTheConversions() throws {
     // semantics §2.1–2.2: .spring() k = 157.914, c = 20.735; .bouncy ζ = 0.7 → c = 17.593.
     guard case .success(.spring(let s)) = TimingFunctionSyntaxProbe.parse("spring"),
