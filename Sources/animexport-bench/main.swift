@@ -166,6 +166,7 @@ func pngStrategies(_ path: String) throws {
 }
 
 MemoryTuning.applyForEncoding()
+FileSizeSignal.ignore()
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scale = 1.0
 var header = false

@@ -7,4 +7,5 @@ import AnimexportCLI
 #endif
 
 MemoryTuning.applyForEncoding()
+FileSizeSignal.ignore()
 exit(Command.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,3 +1,4 @@
+import Encode
 import Foundation
 import Testing
 
@@ -75,6 +76,46 @@ import Testing
         let file = try runTool([Self.circular, "-o", "/proc/x.gif"], in: dir)
         #expect(file.status == 1)
         #expect(listing(dir).isEmpty)
+    }
+
+    /// Runs the tool under a file size limit of `bytes` (`ulimit -f`) with SIGXFSZ at its
+    /// default action and unblocked, whatever the test runner passes down: Python's subprocess
+    /// restores the action, `limit` unblocks it (the runner's threads block it, and a shell can
+    /// change neither: a signal ignored on entry stays ignored).
+    static func runUnderFileSizeLimit(_ bytes: Int, _ arguments: [String], in dir: String) throws -> (
+        status: Int32, stderr: String
+    ) {
+        let script = """
+            import resource, signal, subprocess, sys
+            def limit():
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXFSZ])
+                resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[2]), int(sys.argv[2])))
+            done = subprocess.run(sys.argv[3:], cwd=sys.argv[1], preexec_fn=limit, capture_output=True, text=True)
+            sys.stdout.write(str(done.returncode) + "\\n" + done.stderr)
+            """
+        let python = try runPython(script, arguments: [dir, String(bytes), toolPath] + arguments)
+        let lines = python.stdout.split(separator: "\n", maxSplits: 1).map(String.init)
+        return (Int32(lines.first ?? "") ?? -1, lines.count > 1 ? lines[1] : python.stderr)
+    }
+
+    @Test func aWriteStoppedByTheFileSizeLimitLeavesNoPartialFile() throws {
+        // circular-progress's GIF is 288 KB; at 150 000 bytes its write fails part-way. Before
+        // the tool ignored SIGXFSZ, the signal killed it (status −25 here, 153 in a shell) and
+        // its temporary .c.gif.XXXXXX stayed behind.
+        let progress = packageRoot + "/presets/circular-progress.json"
+        let dir = try temporaryDirectory()
+        let run = try Self.runUnderFileSizeLimit(150_000, [progress, "-o", "c.gif", "-q"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: cannot write c.gif: File too large\n")
+        #expect(listing(dir).isEmpty)
+        // In a batch the files written before the failure are whole and stay; the job stops there.
+        let batch = try temporaryDirectory()
+        let loading = packageRoot + "/presets/loading-dots.json"
+        let second = try Self.runUnderFileSizeLimit(150_000, [loading, progress, "-o", "./", "-q"], in: batch)
+        #expect(second.status == 1)
+        #expect(second.stderr == "error: cannot write ./circular-progress.gif: File too large\n")
+        #expect(listing(batch) == ["loading-dots.gif", "loading-dots.json", "loading-dots.png"])
+        #expect(try GIFDecoder.decode(readBytes(batch + "/loading-dots.gif")).frames.count == 46)
     }
 
     @Test func outputFolderThatIsAFileExits1() throws {
