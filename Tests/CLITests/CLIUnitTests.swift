@@ -1,3 +1,4 @@
+import Foundation
 import Spec
 import Testing
 import Timeline
@@ -10,6 +11,25 @@ struct CLIUnitTests {
     static func plan(fps: Double = 10, duration: Double = 1) throws -> LoopPlan {
         try LoopPlan.make(
             for: Composition(name: "t", canvas: Canvas(width: 1, height: 1), layers: []), fps: fps, duration: duration)
+    }
+
+    @Test(arguments: [true, false])
+    func atomicWritesReplaceTheTargetAndLeaveNothingElse(unnamed: Bool) throws {
+        // Both ways of writing: an unnamed O_TMPFILE linked in when done, and mkstemp.
+        let dir = try temporaryDirectory()
+        let path = dir + "/out.gif"
+        try AtomicFile.write([1, 2, 3], to: path, unnamed: unnamed)
+        try AtomicFile.write(Array(repeating: 7, count: 100_000), to: path, unnamed: unnamed)
+        #expect(readBytes(path) == Array(repeating: 7, count: 100_000))
+        #expect(listing(dir) == ["out.gif"])
+        let mask = umask(0)
+        umask(mask)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o666 & ~Int(mask))
+        // A target that cannot be replaced (a folder) fails and leaves no temporary.
+        try FileManager.default.createDirectory(atPath: dir + "/taken.gif/x", withIntermediateDirectories: true)
+        #expect(throws: WriteError.self) { try AtomicFile.write([1], to: dir + "/taken.gif", unnamed: unnamed) }
+        #expect(listing(dir) == ["out.gif", "taken.gif"])
     }
 
     @Test func timingReportMapsMergedFramesToTheirPlanFrames() throws {
