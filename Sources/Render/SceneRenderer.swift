@@ -158,6 +158,18 @@ public enum SceneRenderer {
         return true
     }
 
+    /// Appends `path`'s elements to Cairo's current path as they are, in user space.
+    static func appendElements(of path: BezierPath, to cr: OpaquePointer) {
+        for element in path.elements {
+            switch element {
+            case .move(let p): cairo_move_to(cr, p.x, p.y)
+            case .line(let p): cairo_line_to(cr, p.x, p.y)
+            case .cubic(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .close: cairo_close_path(cr)
+            }
+        }
+    }
+
     /// Sets Cairo's current path to `path` seen through `ctm`. Affine: Cairo's matrix does the
     /// work and curves stay curves. Projective: the outline is flattened (0.01 pt) and each point
     /// mapped, with the identity matrix. Returns false when the path lies behind the viewer.
@@ -166,14 +178,7 @@ public enum SceneRenderer {
         cairo_new_path(cr)
         if let affine = ctm.affine {
             setMatrix(affine, cr)
-            for element in path.elements {
-                switch element {
-                case .move(let p): cairo_move_to(cr, p.x, p.y)
-                case .line(let p): cairo_line_to(cr, p.x, p.y)
-                case .cubic(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-                case .close: cairo_close_path(cr)
-                }
-            }
+            appendElements(of: path, to: cr)
             return true
         }
         cairo_identity_matrix(cr)

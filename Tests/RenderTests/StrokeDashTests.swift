@@ -23,14 +23,8 @@ import Timeline
             cairo_destroy(cr)
             cairo_surface_destroy(surface)
         }
-        for element in path.elements {
-            switch element {
-            case .move(let p): cairo_move_to(cr, p.x, p.y)
-            case .line(let p): cairo_line_to(cr, p.x, p.y)
-            case .cubic(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-            case .close: cairo_close_path(cr)
-            }
-        }
+        guard let cr else { return [] }
+        SceneRenderer.appendElements(of: path, to: cr)
         cairo_set_source_rgba(cr, 1, 0, 0, 1)
         cairo_set_line_width(cr, stroke.width)
         let cap: cairo_line_cap_t =
