@@ -5,13 +5,14 @@ import Foundation
 /// A stroke's dash pattern: `CAShapeLayer.lineDashPattern` and `lineDashPhase`, read the way
 /// `cairo_set_dash` and Core Graphics read them.
 public struct DashPattern: Equatable, Sendable {
-    /// Painted and unpainted lengths in pixels of the measured path, alternating and starting
-    /// with a painted one. An odd count is read twice over (`[2]` is 2 painted, 2 unpainted), as
-    /// Cairo and Core Graphics do. Every length ≥ 0 and their sum > 0 (the preset decoder
-    /// checks both).
+    /// Painted and unpainted lengths in the measured path's units (a layer's points),
+    /// alternating and starting with a painted one. An odd count is read twice over (`[2]` is 2
+    /// painted, 2 unpainted), as Cairo and Core Graphics do. Every length ≥ 0 and their sum > 0;
+    /// the preset decoder asks for a sum of at least 0.01 points, and a pattern that would cut
+    /// a subpath into more than ten million dashes draws solid.
     public var lengths: [Double]
-    /// Distance into the pattern at which every subpath starts, in pixels. Any value; it is
-    /// taken modulo the pattern's period.
+    /// Distance into the pattern at which every subpath starts, in the path's units. Any value;
+    /// it is taken modulo the pattern's period.
     public var phase: Double
 
     /// A pattern; see the properties.
@@ -48,26 +49,29 @@ extension PathMeasure {
     ///   stays closed (a join at its start, no caps), as `trimmed(from:to:)` keeps it.
     /// - Dashes restart at every subpath's start with the pattern's phase (Cairo's rule), and
     ///   stay anchored to the untrimmed path: trimming only clips them. Each painted length is
-    ///   its own open polyline. On a closed subpath drawn whole, a dash running into the end
-    ///   continues through the start into the first dash (one polyline, joined there), as Cairo
-    ///   joins the two.
-    /// - A painted length of 0 is a dot: a two-point polyline `dotLength` pixels long along the
+    ///   its own open polyline; painted lengths that touch (an unpainted length of 0) are one,
+    ///   as Cairo draws them, so no seam opens between them. On a closed subpath drawn whole, a
+    ///   dash running into the end continues through the start into the first dash (one
+    ///   polyline, joined there), as Cairo joins the two.
+    /// - A painted length of 0 is a dot: a two-point polyline `dotLength` long along the
     ///   path and centred on the dash, so round and square caps draw a dot or a square turned
     ///   with the path (Cairo's dasher does the same from the segment's direction). With
     ///   `dotLength` 0 (butt caps, which draw nothing there) dots are left out.
     /// - Where a dash ends less than half the line width after a sharp corner, Cairo's join
     ///   pokes out past the dash's butt end, as on any such polyline; Cairo's own dasher does
     ///   not. On the presets' curves (2° turns between vertices) that is under 0.05 px.
-    /// - A subpath of length 0 draws only when the whole path draws without dashes, and only
-    ///   with `roundDots` (round caps): a dot. Cairo 1.16 draws a degenerate subpath that way and
-    ///   draws nothing for it with square or butt caps.
+    /// - A subpath of length 0 draws only when the whole path draws, with dashes only when the
+    ///   pattern is painted at its start, and only with `roundDots` (round caps): a dot. Cairo
+    ///   1.16 draws a degenerate subpath that way and draws nothing for it with square or butt
+    ///   caps.
     ///
     /// - Parameters:
     ///   - from: `strokeStart`, a fraction of the total length.
     ///   - to: `strokeEnd`, a fraction of the total length.
-    ///   - dashes: the dash pattern in pixels of this path, or nil for a solid stroke.
-    ///   - tolerance: largest distance between curve and polyline, pixels (raised to 1e-9).
-    ///   - dotLength: length of a zero-length dash's stand-in, pixels (≥ 0).
+    ///   - dashes: the dash pattern in the path's own units, or nil for a solid stroke.
+    ///   - tolerance: largest distance between curve and polyline, in the path's units (raised
+    ///     to 1e-9; the renderer passes 0.01 device pixels divided by the layer's scale).
+    ///   - dotLength: length of a zero-length dash's stand-in, in the path's units (≥ 0).
     ///   - roundDots: whether a subpath of length 0 draws a (round) dot.
     /// - Returns: polylines in path order; closed ones only as described above.
     public func strokePieces(
@@ -85,8 +89,13 @@ extension PathMeasure {
         var result: [Polyline] = []
         for subpath in subpaths {
             guard subpath.end > subpath.start else {
-                // A subpath that goes nowhere: a round dot when the whole path draws, solid.
-                if drawsAll, dashes == nil, roundDots, dotLength > 0 {
+                // A subpath that goes nowhere: a round dot when the whole path draws and, with
+                // dashes, the pattern is painted at its start (as Cairo draws it).
+                var painted = dashes == nil
+                if let dashes {
+                    Self.forEachDash(of: dashes, from: subpath.start, to: subpath.start) { _, _ in painted = true }
+                }
+                if drawsAll, painted, roundDots, dotLength > 0 {
                     let p = segments[subpath.firstSegment].segment.p0
                     let half = Point(x: dotLength / 2, y: 0)
                     result.append(Polyline(points: [p - half, p + half], closed: false))
@@ -103,33 +112,53 @@ extension PathMeasure {
                     Polyline(points: closing(points, whole && subpath.closed), closed: whole && subpath.closed))
                 continue
             }
-            var pieces: [Polyline] = []
-            var runsThroughStart = false
-            var runsThroughEnd = false
+            // The painted spans in order (a == b: a dot). Dashes that touch (an unpainted length
+            // of 0) are one span, so no seam opens between them.
+            var spans: [(a: Double, b: Double)] = []
             Self.forEachDash(of: dashes, from: subpath.start, to: hi) { a, b in
                 if b == a {
-                    guard a >= lo, dotLength > 0, let dot = self.dot(at: a, in: subpath, length: dotLength)
-                    else { return }
-                    pieces.append(Polyline(points: dot, closed: false))
+                    if a >= lo, dotLength > 0 { spans.append((a, a)) }
                     return
                 }
                 let pa = max(a, lo)
                 let pb = min(b, hi)
                 guard pb > pa else { return }
-                if pieces.isEmpty && pa == subpath.start { runsThroughStart = true }
-                runsThroughEnd = pb == subpath.end
-                pieces.append(
-                    Polyline(points: self.piece(from: pa, to: pb, in: subpath, vertices: &vertices), closed: false))
-            }
-            if whole && subpath.closed && runsThroughStart && runsThroughEnd {
-                if pieces.count == 1 {
-                    pieces[0] = Polyline(points: closing(pieces[0].points, true), closed: true)
+                if let last = spans.last, last.b > last.a, last.b == pa {
+                    spans[spans.count - 1].b = pb
                 } else {
-                    let first = pieces.removeFirst()
-                    pieces[pieces.count - 1].points.append(contentsOf: first.points.dropFirst())
+                    spans.append((pa, pb))
                 }
             }
-            result.append(contentsOf: pieces)
+            // On a closed subpath drawn whole, a dash running into its end goes on through the
+            // start into the first dash: one polyline, joined there.
+            var joined: Polyline?
+            if whole, subpath.closed, let first = spans.first, let last = spans.last, first.b > first.a,
+                last.b > last.a, first.a == subpath.start, last.b == subpath.end
+            {
+                if spans.count == 1 {
+                    let points = piece(from: subpath.start, to: subpath.end, in: subpath, vertices: &vertices)
+                    result.append(Polyline(points: closing(points, true), closed: true))
+                    continue
+                }
+                var points = piece(from: last.a, to: last.b, in: subpath, vertices: &vertices)
+                points.append(
+                    contentsOf: piece(from: first.a, to: first.b, in: subpath, vertices: &vertices).dropFirst())
+                joined = Polyline(points: points, closed: false)
+                spans.removeFirst()
+                spans.removeLast()
+            }
+            for span in spans {
+                if span.b == span.a {
+                    if let dot = dot(at: span.a, in: subpath, length: dotLength) {
+                        result.append(Polyline(points: dot, closed: false))
+                    }
+                } else {
+                    result.append(
+                        Polyline(
+                            points: piece(from: span.a, to: span.b, in: subpath, vertices: &vertices), closed: false))
+                }
+            }
+            if let joined { result.append(joined) }
         }
         return result
     }

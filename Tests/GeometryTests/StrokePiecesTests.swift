@@ -140,4 +140,37 @@ import Testing
         // The first dash turns the corner at (6, 0): one polyline through it.
         #expect(same(bent.prefix(1).map(\.points), [[Point(x: 0, y: 0), Point(x: 6, y: 0), Point(x: 6, y: 2)]]))
     }
+
+    @Test func touchingDashesAreOnePieceAndDotsStayApart() throws {
+        // [10, 0]: every unpainted length is 0, so the dashes touch: one piece, and a closed
+        // subpath drawn whole stays closed (Cairo draws it as one stroke, with no seams).
+        let line = PathMeasure(.line(from: Point(x: 0, y: 0), to: Point(x: 30, y: 0)))
+        let solid = line.strokePieces(
+            from: 0, to: 1, dashes: DashPattern(lengths: [10, 0], phase: 3), tolerance: 0.01, dotLength: 0)
+        #expect(same(solid.map(\.points), [[Point(x: 0, y: 0), Point(x: 30, y: 0)]]))
+        let ring = PathMeasure(circle).strokePieces(
+            from: 0, to: 1, dashes: DashPattern(lengths: [10, 0], phase: 0), tolerance: 0.01, dotLength: 0)
+        #expect(ring.count == 1 && ring[0].closed)
+        // A dot never takes part in the join across a closed subpath's start: every piece is
+        // either a 0.01 px dot or a dash at least 5 long.
+        let square = PathMeasure(.rect(Rect(x: 0, y: 0, width: 20, height: 20)))
+        let pieces = square.strokePieces(
+            from: 0, to: 1, dashes: DashPattern(lengths: [10, 0, 0, 5, 10, 5], phase: 20), tolerance: 0.01,
+            dotLength: 0.01)
+        let lengths = pieces.map { p in zip(p.points, p.points.dropFirst()).map { $0.distance(to: $1) }.reduce(0, +) }
+        #expect(lengths.contains { abs($0 - 0.01) < 1e-9 })
+        #expect(lengths.allSatisfy { abs($0 - 0.01) < 1e-9 || $0 >= 5 - 1e-9 })
+    }
+
+    @Test func aDashedSubpathThatGoesNowhereIsADotWhereThePatternIsPainted() {
+        let point = PathMeasure(BezierPath(elements: [.move(to: Point(x: 3, y: 4)), .line(to: Point(x: 3, y: 4))]))
+        let on = point.strokePieces(
+            from: 0, to: 1, dashes: DashPattern(lengths: [2, 3], phase: 0), tolerance: 0.01, dotLength: 0.01,
+            roundDots: true)
+        #expect(same(on.map(\.points), [[Point(x: 2.995, y: 4), Point(x: 3.005, y: 4)]]))
+        let off = point.strokePieces(
+            from: 0, to: 1, dashes: DashPattern(lengths: [2, 3], phase: 2.5), tolerance: 0.01, dotLength: 0.01,
+            roundDots: true)
+        #expect(off.isEmpty)
+    }
 }

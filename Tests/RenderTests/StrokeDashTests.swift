@@ -77,6 +77,8 @@ import Timeline
         ("square dots", "M8 8 L70 70", .square, .miter, [0, 9], 0),
         ("round dots", "M8 70 L70 70", .round, .miter, [0, 7, 3, 4], 1.5),
         ("subpaths restart", "M10 20 H70 M10 40 H70 M70 60 H10", .butt, .bevel, [6, 4, 2, 4], 3),
+        // Unpainted lengths of 0: one stroke, mitred at its corners, no seams.
+        ("no gaps", "M10 10 H70 V70 H10", .butt, .miter, [10, 0], 0),
     ]
 
     @Test(arguments: cases)
