@@ -41,8 +41,16 @@ extension PresetDecoder {
             if let inheritedDuration {
                 duration = inheritedDuration
             } else if let spring = timingFunction.spring {
-                // A spring leg lasts until it settles (semantics §2.4).
-                duration = spring.settlingDuration()
+                // A spring leg lasts until it settles (semantics §2.4), rounded up to a whole
+                // millisecond so that repeating it gives an exact loop period.
+                let settle = spring.settlingDuration()
+                duration = (settle * 1000).rounded(.up) / 1000
+                if settle >= Spring.settlingLimit {
+                    context.lint(
+                        "spring-unsettled", o.path("timingFunction"), o.object["timingFunction"]?.location,
+                        "the spring is still \(formatNumber((abs(1 - spring.value(at: Spring.settlingLimit)) * 1000).rounded() / 1000)) short of its end after \(formatNumber(Spring.settlingLimit)) s (damping ratio \(formatNumber((spring.dampingRatio * 100).rounded() / 100))), so each leg lasts \(formatNumber(Spring.settlingLimit)) s and ends with a jump; set \"duration\""
+                    )
+                }
             } else {
                 context.error(
                     path, o.location,

@@ -24,6 +24,7 @@ struct PresetDecoder {
         "autoreverse-snap": "an even SwiftUI repeatCount with autoreverses ends at \"from\" and jumps to \"to\"",
         "fps-above-50": "GIF cannot play more than 50 frames per second",
         "spring-cut": "a spring's duration ends before the spring settles",
+        "spring-unsettled": "a spring without a duration has not settled after 60 s",
         "ignored-key": "a key that the animation's mode ignores",
         "font-missing": "a text layer's font family is not installed",
         "period-off-grid": "the loop period is not a whole number of centiseconds",

@@ -89,13 +89,18 @@ public struct Spring: Equatable, Sendable {
         return 1 - (1 + (omega0 - v0) * t) * exp(-omega0 * t)
     }
 
+    /// Longest settling time `settlingDuration` looks for, in seconds (60).
+    public static let settlingLimit = 60.0
+
     /// The time after which `|1 − x(t)|` stays below `epsilon` for good, in seconds
     /// (semantics §2.4: a repeated spring leg lasts this long). Found by scanning in 1 ms steps
-    /// up to 60 s, then refined by bisection to 1 µs.
+    /// up to `settlingLimit`, then refined by bisection to 1 µs; a spring still outside after
+    /// `settlingLimit` (a strongly overdamped one: bounce −0.99 has ζ = 100) returns
+    /// `settlingLimit`.
     /// - Parameter epsilon: settle tolerance, default 0.001.
     public func settlingDuration(epsilon: Double = 0.001) -> Double {
         let step = 0.001
-        let limit = 60.0
+        let limit = Self.settlingLimit
         var lastOutside = 0.0
         var t = step
         while t <= limit {

@@ -108,8 +108,29 @@ func overdampedSpringsFollowThePhysics(text: String, expected: [Double]) throws 
                                   "style": "swiftUI", "autoreverses": true, "repeatCount": "infinity" } ] } ] }
             """.utf8), file: "s.json")
     let a = loaded.composition.layers[0].animations[0]
-    #expect(abs(a.duration - 0.689) < 0.0006)
+    // The settle time, 0.688596 s, rounded up to a whole millisecond, so the loop is exact:
+    // two legs, 1.378 s, 41.34 frames at 30 fps (off the frame grid, but a period exists).
+    #expect(a.duration == 0.689)
+    let plan = try LoopPlan.make(for: loaded.composition, fps: 30)
+    #expect(abs(plan.period - 1.378) < 1e-12)
     // Leg boundaries: the forward leg reaches exactly 1, the reverse leg starts from it.
     #expect(a.progress(at: a.duration - 1e-9).map { abs($0 - 1) < 0.001 } == true)
     #expect(a.progress(at: a.duration) == 1)
+}
+
+@Test func aSpringThatNeverSettlesIsLintedAndCutAt60Seconds() throws {
+    // bounce −0.99: ζ = 100, still 2 % short of its end after 60 s.
+    let loaded = try PresetLoader.decode(
+        bytes: Array(
+            """
+            { "version": 1, "name": "s", "canvas": { "width": 10, "height": 10 },
+              "layers": [ { "type": "circle", "center": [5, 5], "radius": 2, "fill": "red",
+                "animations": [ { "keyPath": "scale", "fromValue": 1, "toValue": 2,
+                                  "timingFunction": "spring(duration: 0.5, bounce: -0.99)",
+                                  "style": "swiftUI", "repeatCount": "infinity" } ] } ] }
+            """.utf8), file: "s.json")
+    #expect(loaded.composition.layers[0].animations[0].duration == 60)
+    let lint = loaded.warnings.first { $0.lint == "spring-unsettled" }
+    #expect(lint?.path == "$.layers[0].animations[0].timingFunction")
+    #expect(lint?.message.contains("after 60 s (damping ratio 100)") == true)
 }
