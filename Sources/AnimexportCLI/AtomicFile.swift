@@ -67,16 +67,26 @@ enum AtomicFile {
         return (error as NSError).localizedDescription
     }
 
+    /// How `write` wrote a file.
+    enum Method: Equatable {
+        /// Through an unnamed `O_TMPFILE`, named only when complete.
+        case unnamed
+        /// Through a named `mkstemp` temporary file.
+        case named
+    }
+
     /// Writes `bytes` to `path` atomically (see the type's documentation).
     /// - Parameter unnamed: try an unnamed temporary file first (`O_TMPFILE`, Linux); false
     ///   goes straight to `mkstemp` (tests use it to reach that path).
+    /// - Returns: which temporary file it went through.
     /// - Throws: `WriteError` naming the file and the reason; no file is left behind.
-    static func write(_ bytes: [UInt8], to path: String, unnamed: Bool = true) throws(WriteError) {
+    @discardableResult
+    static func write(_ bytes: [UInt8], to path: String, unnamed: Bool = true) throws(WriteError) -> Method {
         try checkDirectory(of: path, writable: false)
         let dir = directory(of: path)
         let base = (path as NSString).lastPathComponent
         #if os(Linux) && (arch(x86_64) || arch(arm64))
-            if unnamed, try writeUnnamed(bytes, to: path, in: dir, base: base) { return }
+            if unnamed, try writeUnnamed(bytes, to: path, in: dir, base: base) { return .unnamed }
         #endif
         var template = Array("\(dir)/.\(base).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -96,6 +106,7 @@ enum AtomicFile {
             unlink(temporary)
             throw WriteError(path: path, reason: failure)
         }
+        return .named
     }
 
     #if os(Linux) && (arch(x86_64) || arch(arm64))

@@ -18,8 +18,10 @@ struct CLIUnitTests {
         // Both ways of writing: an unnamed O_TMPFILE linked in when done, and mkstemp.
         let dir = try temporaryDirectory()
         let path = dir + "/out.gif"
-        try AtomicFile.write([1, 2, 3], to: path, unnamed: unnamed)
-        try AtomicFile.write(Array(repeating: 7, count: 100_000), to: path, unnamed: unnamed)
+        // Linux on x86-64 (this machine and CI) takes the unnamed way whenever it is asked to.
+        let expected: AtomicFile.Method = unnamed ? .unnamed : .named
+        #expect(try AtomicFile.write([1, 2, 3], to: path, unnamed: unnamed) == expected)
+        #expect(try AtomicFile.write(Array(repeating: 7, count: 100_000), to: path, unnamed: unnamed) == expected)
         #expect(readBytes(path) == Array(repeating: 7, count: 100_000))
         #expect(listing(dir) == ["out.gif"])
         let mask = umask(0)
