@@ -168,7 +168,8 @@ struct GIFFrameOptimizer {
     private func decide(_ frames: [(indices: [UInt8], delay: Int)], emit: (Decided) -> Void) throws(EncodeError) {
         let full = GIFRect(x: 0, y: 0, width: width, height: height)
         let clear = transparent ?? 0
-        let lzw = LZWEncoder()
+        // Only a lossy plan compresses here (a table is 2 MiB to clear).
+        lazy var lzw = LZWEncoder()
         // The screen before the frame: as one array for the scans here, and as a `Screen` for
         // the frame's compression later. When disposal 2 clears a rectangle, the array is
         // built in one of two scratch buffers that take turns (the one `canvas` is not), so

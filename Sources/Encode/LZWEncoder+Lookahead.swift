@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Non-greedy LZW parsing: a decoder rebuilds the dictionary from whatever codes it reads (each
 /// code adds the previous string plus the first symbol of this one), so the encoder is free to
 /// emit a shorter string than the longest match when that lets the next string reach further.
@@ -40,6 +46,11 @@ extension LZWEncoder {
 /// Grown as needed and kept by the `LZWTable`, so repeated compressions reuse the memory.
 final class LZWRunIndex {
     private var capacity = 1
+    /// A copy of the stream `runEnd` indexes (its first `indexedCount` symbols), so the next
+    /// parse of the same symbols (the greedy parse, then the lookahead parse, of a frame with
+    /// no flexible pixels) reuses the index after one comparison instead of a second pass.
+    private var indexed: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
+    private var indexedCount = -1
     /// The storage as plain pointers (`runEnd` is replaced when a longer stream comes).
     private(set) var view = LZWRuns(
         runEnd: .allocate(capacity: 1), runCodes: .allocate(capacity: 256 << 12), runCount: .allocate(capacity: 256),
@@ -52,6 +63,7 @@ final class LZWRunIndex {
 
     deinit {
         view.runEnd.deallocate()
+        indexed.deallocate()
         view.runCodes.deallocate()
         view.runCount.deallocate()
         view.runSymbol.deallocate()
@@ -60,10 +72,21 @@ final class LZWRunIndex {
     /// Indexes the runs of `symbols` and forgets every run string but the single symbols.
     /// - Returns: the index to walk and keep current during this stream.
     func start(_ symbols: UnsafeBufferPointer<UInt8>, alphabet: Int) -> LZWRuns {
+        if let base = symbols.baseAddress, symbols.count == indexedCount, memcmp(base, indexed, indexedCount) == 0 {
+            view.reset(alphabet: alphabet)
+            return view
+        }
         if symbols.count > capacity {
             view.runEnd.deallocate()
+            indexed.deallocate()
             capacity = symbols.count
             view.runEnd = .allocate(capacity: capacity)
+            indexed = .allocate(capacity: capacity)
+        }
+        indexedCount = -1
+        if let base = symbols.baseAddress {
+            indexed.update(from: base, count: symbols.count)
+            indexedCount = symbols.count
         }
         let runEnd = view.runEnd
         // Run by run: the next change is found eight symbols at a time (a word compared with

@@ -373,6 +373,25 @@ func greedyAndLookaheadParsesMatchThePlainImplementation(stream: Int) {
     #expect(lookaheadDifference == nil)
 }
 
+@Test func runIndexIsRebuiltWhenTheSameBufferHoldsNewSymbols() {
+    // The run index is kept for the next parse of the same symbols; a buffer rewritten in place
+    // (same address, same length) must be indexed again, or the walks follow stale runs.
+    let encoder = LZWEncoder()
+    var symbols = lookaheadStreams()[1].symbols
+    let before = encoder.compressWithLookahead(symbols, minimumCodeSize: 4)
+    symbols.withUnsafeMutableBufferPointer { buffer in
+        for p in buffer.indices { buffer[p] = UInt8((p / 3 + p / 50) % 16) }
+    }
+    let after = encoder.compressWithLookahead(symbols, minimumCodeSize: 4)
+    // Compared as flags, so a failure does not print two streams of kilobytes.
+    let changed = after != before
+    let asAFreshEncoder = after == LZWEncoder().compressWithLookahead(symbols, minimumCodeSize: 4)
+    let asTheReference = after == referenceLZW(symbols, codeSize: 4, depth: LZWEncoder.lookaheadParseDepth)
+    #expect(changed)
+    #expect(asAFreshEncoder)
+    #expect(asTheReference)
+}
+
 @Test func lookaheadParseSizesAgainstGreedy() {
     // The lookahead parse spends a code on a duplicate dictionary entry whenever it takes a
     // shorter string, so it is not always smaller: it wins on anti-aliased edges and loses on
