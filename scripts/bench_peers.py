@@ -19,11 +19,10 @@ For every preset in presets/, the frames are rendered once to PNG by animexport 
   (c') (b') + gifsicle -O3
   (d)  ImageMagick  convert -delay 1xFPS -loop 0 FRAMES -layers Optimize
 
-and each GIF is decoded by Pillow. Per tool: wall ms of the encoding processes (best of three
+and each GIF is decoded by Pillow. Per tool: wall ms of the encoding processes (best of RUNS
 runs, process start included; for (a) the in-process PNG decode and encode times, best of
-three, are printed too, and the encode time on one thread, whose GIF must be the same), bytes,
-total
-duration in cs (and its error against the loop period), PSNR in dB over all frames of the
+RUNS, are printed too, and the encode time on one thread, whose GIF must be the same), bytes,
+total duration in cs (and its error against the loop period), PSNR in dB over all frames of the
 decoded GIF against the source frames, both composited on the same page colour (the preset's
 matte, else white), and the ratios ours/theirs: (a) against (c') is the fair byte comparison
 (equal input, equal edge quality); (b) and (c) show what a user gets feeding the RGBA frames
@@ -54,16 +53,21 @@ CONVERT = "/usr/bin/convert"  # the real ImageMagick, not a wrapper earlier on P
 LOSSY = 8  # the (a'') row's --lossy tolerance, levels per channel
 
 
-# The standard output of each of the three runs of the last command.
+# Runs of every timed command; its best time counts, the same for every tool. The machines this
+# runs on are shared virtual ones whose timings jump by 20-30 % between consecutive processes
+# (docs/encoding.md compares the spread of whole runs with the best of 3 and of 5).
+RUNS = 5
+
+# The standard output of each of the RUNS runs of the last command.
 LAST_OUTPUTS = []
 
 
 def run(arguments):
-    """Runs a command; returns its wall time in ms (best of 3 runs, the machine is shared).
+    """Runs a command; returns its wall time in ms (best of RUNS runs, the machine is shared).
     Any failure stops the benchmark."""
     best = math.inf
     LAST_OUTPUTS.clear()
-    for _ in range(3):
+    for _ in range(RUNS):
         start = time.perf_counter()
         result = subprocess.run(arguments, capture_output=True)
         best = min(best, (time.perf_counter() - start) * 1000)
@@ -75,7 +79,7 @@ def run(arguments):
 
 def in_process_ms():
     """`animexport-bench --encode-frames` prints "png-decode-ms X encode-ms Y": the best of the
-    last command's three runs, per field."""
+    last command's RUNS runs, per field."""
     best = {}
     for output in LAST_OUTPUTS:
         words = output.split()
@@ -272,8 +276,8 @@ def bench(preset, work):
         error = duration - period_cs
         print("  %-33s %9.0f %9d %6d (%+d) %9s" % (tool, ms, size, duration, error, decibels(quality)))
     print("  (a) in process: PNG decode %.2f ms, GIF encode %.2f ms on every core, %.2f ms on one"
-          " (best of 3; the rest of its wall time is process start)"
-          % (inside["png-decode-ms"], inside["encode-ms"], inside_one_thread["encode-ms"]))
+          " (best of %d; the rest of its wall time is process start)"
+          % (inside["png-decode-ms"], inside["encode-ms"], inside_one_thread["encode-ms"], RUNS))
     if open(a1, "rb").read() != open(a, "rb").read():
         sys.exit("bench-peers: %s: the one-thread GIF differs from the every-core GIF" % name)
     print("  our encode / ffmpeg 2-pass wall  %.3f on every core, %.3f on one"
