@@ -130,12 +130,35 @@ struct GIFAlphaPolicy {
             while block < count {
                 let end = min(block &+ Self.blockSize, count)
                 var partialSeen: UInt32 = 0
-                for i in block..<end {
-                    let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
-                    let alpha = word >> 24
-                    out[i] = alpha == 255 ? word.byteSwapped >> 8 : FlattenedFrames.transparent
-                    transparentSeen |= alpha == 0 ? 1 : 0
-                    partialSeen |= alpha &- 1 < 254 ? 1 : 0
+                if Self.isLittleEndian, end &- block == Self.blockSize, let target = out.baseAddress {
+                    // Four words per step, in lane arithmetic only (comparisons to masks made
+                    // the compiler go lane by lane): `opaque` is 1 where alpha is 255, `clear` 1
+                    // where it is 0. circular-progress: 1 514 → 1 490 M instructions in all.
+                    var clearLanes = SIMD4<UInt32>.zero
+                    var partialLanes = SIMD4<UInt32>.zero
+                    var j = block
+                    while j < end {
+                        let words = bytes.loadUnaligned(fromByteOffset: 4 &* j, as: SIMD4<UInt32>.self)
+                        let alpha = words &>> 24
+                        let opaque = (alpha &+ 1) &>> 8
+                        let clear = (alpha &- 1) &>> 31
+                        clearLanes |= clear
+                        partialLanes |= (opaque | clear) ^ 1
+                        let packed = (words & 0xFF) &<< 16 | (words & 0xFF00) | (words &>> 16 & 0xFF)
+                        let flat = packed | ~(0 &- opaque)
+                        UnsafeMutableRawPointer(target + j).storeBytes(of: flat, as: SIMD4<UInt32>.self)
+                        j &+= 4
+                    }
+                    transparentSeen |= clearLanes[0] | clearLanes[1] | clearLanes[2] | clearLanes[3]
+                    partialSeen = partialLanes[0] | partialLanes[1] | partialLanes[2] | partialLanes[3]
+                } else {
+                    for i in block..<end {
+                        let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
+                        let alpha = word >> 24
+                        out[i] = alpha == 255 ? word.byteSwapped >> 8 : FlattenedFrames.transparent
+                        transparentSeen |= alpha == 0 ? 1 : 0
+                        partialSeen |= alpha &- 1 < 254 ? 1 : 0
+                    }
                 }
                 if partialSeen != 0 {
                     for i in block..<end {
@@ -169,6 +192,14 @@ struct GIFAlphaPolicy {
     /// circular-progress (a ring's edges in most rows) encoded 6 % faster with 16 than with 64,
     /// and 8 or 32 were slower than 16.
     static let blockSize = 16
+
+    /// Whether the vector pass may read the RGBA bytes as native words (it takes red as the
+    /// low byte); big-endian machines use the word-by-word loop.
+    #if _endian(little)
+        static let isLittleEndian = true
+    #else
+        static let isLittleEndian = false
+    #endif
 
     /// `round((c·a + m·(255 − a)) / 255)`; with an odd divisor no exact half occurs, so adding
     /// 127 before the integer division rounds to nearest.

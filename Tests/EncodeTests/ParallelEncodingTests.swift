@@ -177,11 +177,12 @@ import Testing
     func flatteningMatchesThePolicyPixelByPixel(matte: RGBAColor?) {
         var random = TestRandom(state: 77)
         let width = 67
-        let height = 128
+        let height = 129
         let size = GIFAlphaPolicy.blockSize
         // Opaque and clear pixels at random, and one edge alpha per block, so a block whose only
         // edge pixel has a rare alpha still has to be found. Over the blocks of the three frames
-        // (1 608 of 16 pixels) the edge alphas run through 1…254 and the offsets through all.
+        // (1 620 of 16 pixels, read four at a time, and each frame's last 3 pixels, read one at a
+        // time) the edge alphas run through 1…254 and the offsets through all.
         let frames = (0..<3).map { k in
             makeImage(width: width, height: height) { x, y in
                 let p = y * width + x
