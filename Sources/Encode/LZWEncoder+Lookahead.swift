@@ -43,7 +43,8 @@ extension LZWEncoder {
 /// `t¹ … tᴷ` for some `K`; their codes are kept in order. A walk from a position whose run of
 /// `t` has `R` symbols left then stops at `tᴷ` with length `K` when `R > K`, and otherwise
 /// reaches `tᴿ` in one step and goes on from there symbol by symbol, exactly as before.
-/// Grown as needed and kept by the `LZWTable`, so repeated compressions reuse the memory.
+/// Grown as needed and kept by the `LZWTable`, so repeated compressions reuse the memory, and a
+/// stream equal to the last one indexed reuses the index itself.
 final class LZWRunIndex {
     private var capacity = 1
     /// A copy of the stream `runEnd` indexes (its first `indexedCount` symbols), so the next
