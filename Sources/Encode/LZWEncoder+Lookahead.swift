@@ -70,7 +70,8 @@ final class LZWRunIndex {
         view.runSymbol.deallocate()
     }
 
-    /// Indexes the runs of `symbols` and forgets every run string but the single symbols.
+    /// Indexes the runs of `symbols` (or keeps the index, when they equal the stream indexed
+    /// last) and forgets every run string but the single symbols.
     /// - Returns: the index to walk and keep current during this stream.
     func start(_ symbols: UnsafeBufferPointer<UInt8>, alphabet: Int) -> LZWRuns {
         if let base = symbols.baseAddress, symbols.count == indexedCount, memcmp(base, indexed, indexedCount) == 0 {
