@@ -55,7 +55,7 @@ LOSSY = 8  # the (a'') row's --lossy tolerance, levels per channel
 
 # Runs of every timed command; its best time counts, the same for every tool. The machines this
 # runs on are shared virtual ones whose timings jump by 20-30 % between consecutive processes
-# (docs/encoding.md compares the spread of whole runs with the best of 3 and of 5).
+# (docs/encoding.md, "Time").
 RUNS = 5
 
 # The standard output of each of the RUNS runs of the last command.

@@ -48,8 +48,8 @@ extension LZWEncoder {
 final class LZWRunIndex {
     private var capacity = 1
     /// A copy of the stream `runEnd` indexes (its first `indexedCount` symbols), so the next
-    /// parse of the same symbols (the greedy parse, then the lookahead parse, of a frame with
-    /// no flexible pixels) reuses the index after one comparison instead of a second pass.
+    /// parse of the same symbols (for one, the greedy parse and then the lookahead parse of a
+    /// frame with no flexible pixels) reuses the index after one comparison instead of a pass.
     private var indexed: UnsafeMutablePointer<UInt8> = .allocate(capacity: 1)
     private var indexedCount = -1
     /// The storage as plain pointers (`runEnd` is replaced when a longer stream comes).

@@ -182,7 +182,8 @@ import Testing
         // Opaque and clear pixels at random, and one edge alpha per block, so a block whose only
         // edge pixel has a rare alpha still has to be found. Over the blocks of the three frames
         // (1 620 of 16 pixels, read four at a time, and each frame's last 3 pixels, read one at a
-        // time) the edge alphas run through 1…254 and the offsets through all.
+        // time, whose edge pixel is at offset 0, 1 and 2 in turn) the edge alphas run through
+        // 1…254 and the offsets through all.
         let frames = (0..<3).map { k in
             makeImage(width: width, height: height) { x, y in
                 let p = y * width + x
@@ -190,7 +191,8 @@ import Testing
                 let r = UInt8(random.next(256))
                 let g = UInt8(random.next(256))
                 let b = UInt8(random.next(256))
-                if p % size == block % size { return Pixel(r, g, b, UInt8(1 + block % 254)) }
+                let pixelsInBlock = min(size, width * height - p / size * size)
+                if p % size == block % pixelsInBlock { return Pixel(r, g, b, UInt8(1 + block % 254)) }
                 return Pixel(r, g, b, random.next(2) == 0 ? 255 : 0)
             }
         }
