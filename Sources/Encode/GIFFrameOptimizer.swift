@@ -26,7 +26,7 @@
 /// - **Code size**: a frame written with the global table uses the LZW minimum code size of the
 ///   largest index it must write; an unchanged pixel whose own index needs more is written as
 ///   the transparency index (`GIFPalette.reorderedByUse` gives busy colours small indices).
-/// - **Parse**: of the greedy stream and the uniform rules in `finish`, the shortest under the
+/// - **Parse**: of the greedy stream and the rules in `finish`, the shortest under the
 ///   greedy parse is also tried with `LZWEncoder.compressWithLookahead`; the shorter is kept.
 /// - **Local colour tables**: a frame whose rectangle uses few colours gets a smaller local
 ///   table when table plus shorter codes come out smaller than the global table's codes.
@@ -271,10 +271,10 @@ struct GIFFrameOptimizer {
     }
 
     /// The frame as written: the smallest of the greedy choice at unchanged pixels and a few
-    /// uniform rules (all of them transparent; all of them their own colour; only the one or
-    /// two commonest unchanged colours their own, the rest transparent: a large unchanged
-    /// area of one colour is often cheapest as itself); then a smaller local colour table
-    /// when that saves bytes.
+    /// rules (all of them transparent; all of them their own colour; only the one or two
+    /// commonest unchanged colours their own, the rest transparent: a large unchanged area of
+    /// one colour is often cheapest as itself; `unchangedRuns`); then a smaller local colour
+    /// table when that saves bytes.
     private func finish(_ greedy: Encoded, delay: Int, disposal: Int, _ lzw: LZWEncoder) -> GIFFramePlan.Frame {
         var encoded = greedy
         // The fixed stream the lookahead parse runs on: the frame's own symbols when it has no
@@ -295,18 +295,28 @@ struct GIFFrameOptimizer {
                 rules.append(own)
             }
             best.data = []
-            for own in rules {
-                let fixed = [UInt8](unsafeUninitializedCapacity: greedy.symbols.count) { out, initialized in
-                    greedy.symbols.withUnsafeBufferPointer { symbols in
-                        greedy.flexible.withUnsafeBufferPointer { flexible in
-                            own.withUnsafeBufferPointer { own in
-                                for p in 0..<symbols.count {
-                                    out[p] = flexible[p] && !own[Int(symbols[p])] ? t : symbols[p]
+            // The colour rules, then the run rule (last, so it is kept only when strictly shorter).
+            for rule in 0...rules.count {
+                var fixed: [UInt8]
+                if rule == rules.count {
+                    // Skipped when it equals the first or second rule's stream.
+                    guard
+                        let runs = Self.unchangedRuns(greedy.symbols, flexible: greedy.flexible, transparent: t)
+                    else { continue }
+                    fixed = runs
+                } else {
+                    fixed = [UInt8](unsafeUninitializedCapacity: greedy.symbols.count) { out, initialized in
+                        greedy.symbols.withUnsafeBufferPointer { symbols in
+                            greedy.flexible.withUnsafeBufferPointer { flexible in
+                                rules[rule].withUnsafeBufferPointer { own in
+                                    for p in 0..<symbols.count {
+                                        out[p] = flexible[p] && !own[Int(symbols[p])] ? t : symbols[p]
+                                    }
                                 }
                             }
                         }
+                        initialized = greedy.symbols.count
                     }
-                    initialized = greedy.symbols.count
                 }
                 // A rule's stream is given up once it is longer than the best so far.
                 let limit = best.data.isEmpty ? Int.max : best.data.count - 1
@@ -368,6 +378,61 @@ struct GIFFrameOptimizer {
         frame.localColorTable = table
         frame.transparentIndex = transparent.map { _ in Int(alternative) }
         return frame
+    }
+
+    /// The run rule, after gifsicle's heuristic for unchanged pixels (`transp_frame_data` in
+    /// its optimize.c, whose idea this follows): a maximal run, in scan order across rows, of
+    /// pixels that may be written as the transparency index (unchanged pixels, and pixels that
+    /// are transparent anyway) becomes all transparency index when it holds two or more
+    /// different indices, and keeps its own index when it holds one (a one-colour run is as
+    /// long either way, and its own colour may continue the changed pixels next to it).
+    /// Mixed unchanged areas, such as a dashed track the plane flies over, then collapse into
+    /// one long run.
+    /// - Parameters:
+    ///   - symbols: the frame's rectangle in scan order: each pixel's own index, or `t`.
+    ///   - flexible: per pixel, whether it is unchanged (may be written as `t`); same count.
+    /// - Returns: the stream (`symbols.count` indices), or nil when it is the stream of all
+    ///   unchanged pixels transparent or of all of them their own colour (rules tried already).
+    static func unchangedRuns(_ symbols: [UInt8], flexible: [Bool], transparent t: UInt8) -> [UInt8]? {
+        precondition(flexible.count == symbols.count, "one flag per pixel")
+        let count = symbols.count
+        // Whether some unchanged pixel of another colour than the transparency index is
+        // written as the transparency index, and whether one keeps its colour.
+        var cleared = false
+        var kept = false
+        let stream = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            symbols.withUnsafeBufferPointer { symbols in
+                flexible.withUnsafeBufferPointer { flexible in
+                    var p = 0
+                    while p < count {
+                        guard flexible[p] || symbols[p] == t else {
+                            out[p] = symbols[p]
+                            p += 1
+                            continue
+                        }
+                        let first = symbols[p]
+                        var mixed = false
+                        var end = p
+                        while end < count && (flexible[end] || symbols[end] == t) {
+                            mixed = mixed || symbols[end] != first
+                            end += 1
+                        }
+                        // A mixed run holds a colour other than the transparency index; a
+                        // one-colour run does when that colour is not it.
+                        if mixed {
+                            cleared = true
+                            for i in p..<end { out[i] = t }
+                        } else {
+                            kept = kept || first != t
+                            for i in p..<end { out[i] = first }
+                        }
+                        p = end
+                    }
+                }
+            }
+            initialized = count
+        }
+        return cleared && kept ? stream : nil
     }
 
     /// Compresses `target` inside `rect`, drawn over `canvas`. When lossy, pixels not

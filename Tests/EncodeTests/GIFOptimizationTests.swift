@@ -492,3 +492,25 @@ func streamBitsIsTheLengthOfTheWrittenStream(stream: Int) {
     #expect(Set(ordered.opaqueColors[0..<3]) == Set([6, 7, 8].map { UInt32($0) * 0x10_10_10 }))
     #expect(Set(ordered.opaqueColors[3..<6]) == Set([3, 4, 5].map { UInt32($0) * 0x10_10_10 }))
 }
+
+@Test func unchangedRunsOfSeveralColoursBecomeTransparentAndOneColourRunsKeepIt() {
+    // Transparency index 0. Runs of pixels that may be transparent: 3 3 7 (mixed), 3 3 3 (one
+    // colour), then a pixel that is transparent anyway followed by an unchanged 3 (mixed).
+    let symbols: [UInt8] = [5, 3, 3, 7, 5, 3, 3, 3, 9, 0, 3, 6]
+    let flexible = [false, true, true, true, false, true, true, true, false, false, true, false]
+    let stream = GIFFrameOptimizer.unchangedRuns(symbols, flexible: flexible, transparent: 0)
+    #expect(stream == [5, 0, 0, 0, 5, 3, 3, 3, 9, 0, 0, 6])
+    // Only one-colour runs: the stream of every unchanged pixel its own colour, already tried.
+    #expect(
+        GIFFrameOptimizer.unchangedRuns(
+            [5, 3, 3, 5, 7, 8], flexible: [false, true, true, false, true, false], transparent: 0) == nil)
+    // Only mixed runs: the stream of every unchanged pixel transparent, already tried.
+    #expect(
+        GIFFrameOptimizer.unchangedRuns([3, 4, 5, 0, 3], flexible: [true, true, false, false, true], transparent: 0)
+            == nil)
+    // A run goes on across rows (scan order), so a dashed area over several rows is one run.
+    #expect(
+        GIFFrameOptimizer.unchangedRuns(
+            [1, 2, 3, 9, 1, 1], flexible: [true, true, true, false, true, true], transparent: 0)
+            == [0, 0, 0, 9, 1, 1])
+}
