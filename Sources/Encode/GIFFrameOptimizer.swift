@@ -280,7 +280,7 @@ struct GIFFrameOptimizer {
         // The fixed stream the lookahead parse runs on: the frame's own symbols when it has no
         // unchanged pixels to decide, else the rule that the greedy parse compresses best.
         var best = (symbols: greedy.symbols, data: greedy.data)
-        if let t = transparent, greedy.flexible.contains(true) {
+        if let t = transparent, greedy.flexible.anySet {
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
             var counts = [Int](repeating: 0, count: 256)
             for (symbol, isFlexible) in zip(greedy.symbols, greedy.flexible) where isFlexible {

@@ -38,7 +38,7 @@ struct LZWEncoder {
     func compress(_ symbols: [UInt8], flexible: [Bool], alternative: UInt8, minimumCodeSize: Int) -> [UInt8] {
         guard !symbols.isEmpty else { return [] }
         // Without a single flexible pixel the stream is the plain greedy parse.
-        let hasFlexible = flexible.count == symbols.count && flexible.contains(true)
+        let hasFlexible = flexible.count == symbols.count && flexible.anySet
         return symbols.withUnsafeBufferPointer { symbols in
             flexible.withUnsafeBufferPointer { flexible in
                 var run = LZWRun(
@@ -341,5 +341,16 @@ struct LZWRun {
             j += 1
         }
         return j - start
+    }
+}
+
+extension [Bool] {
+    /// Whether any flag is set, found with `memchr` (a Swift `Bool` is one byte holding 0 or
+    /// 1), which scans many bytes per step where `contains(true)` tests one.
+    var anySet: Bool {
+        withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 1, bytes.count) != nil
+        }
     }
 }
