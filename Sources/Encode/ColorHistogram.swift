@@ -102,7 +102,16 @@ struct ColorHistogram {
                 histogram.counts.append(0)
                 if width == 1 && histogram.colors.count > Int(transparentSlot) {
                     // Everything before this run is written (unwritten pixels are transparent).
-                    wideSlots = slots.map { $0 == transparentSlot ? wideTransparentSlot : UInt16($0) }
+                    // A plain loop over the buffers, which vectorises (`map` appended one by one).
+                    wideSlots = [UInt16](unsafeUninitializedCapacity: count) { wide, initialized in
+                        slots.withUnsafeBufferPointer { slots in
+                            for p in 0..<count {
+                                let slot = slots[p]
+                                wide[p] = slot == transparentSlot ? wideTransparentSlot : UInt16(slot)
+                            }
+                        }
+                        initialized = count
+                    }
                     slots = []
                     width = 2
                 } else if width == 2 && histogram.colors.count > Int(wideTransparentSlot) {
