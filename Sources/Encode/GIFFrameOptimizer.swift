@@ -283,15 +283,20 @@ struct GIFFrameOptimizer {
         if let t = transparent, greedy.flexible.anySet {
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
             var counts = [Int](repeating: 0, count: 256)
-            for (symbol, isFlexible) in zip(greedy.symbols, greedy.flexible) where isFlexible {
-                counts[Int(symbol)] += 1
+            counts.withUnsafeMutableBufferPointer { counts in
+                greedy.symbols.withUnsafeBufferPointer { symbols in
+                    greedy.flexible.withUnsafeBytes { flags in
+                        // A flag's byte is 0 or 1: added, not branched on.
+                        for p in 0..<symbols.count { counts[Int(symbols[p])] &+= Int(flags[p]) }
+                    }
+                }
             }
             let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
-            // Each rule as the set of colours that keep their own index.
-            var rules = [[Bool](repeating: false, count: 256), [Bool](repeating: true, count: 256)]
+            // Each rule as the colours that keep their own index (1) at unchanged pixels.
+            var rules = [[UInt8](repeating: 0, count: 256), [UInt8](repeating: 1, count: 256)]
             for colour in common.prefix(2) where common.count > 1 {
-                var own = [Bool](repeating: false, count: 256)
-                own[colour] = true
+                var own = [UInt8](repeating: 0, count: 256)
+                own[colour] = 1
                 rules.append(own)
             }
             best.data = []
@@ -304,13 +309,20 @@ struct GIFFrameOptimizer {
                         let runs = Self.unchangedRuns(greedy.symbols, flexible: greedy.flexible, transparent: t)
                     else { continue }
                     fixed = runs
+                } else if rule == 1 {
+                    // Every unchanged pixel its own colour: the symbols as they are.
+                    fixed = greedy.symbols
                 } else {
                     fixed = [UInt8](unsafeUninitializedCapacity: greedy.symbols.count) { out, initialized in
                         greedy.symbols.withUnsafeBufferPointer { symbols in
-                            greedy.flexible.withUnsafeBufferPointer { flexible in
+                            greedy.flexible.withUnsafeBytes { flags in
                                 rules[rule].withUnsafeBufferPointer { own in
+                                    // Branch-free: which pixels are unchanged follows the picture,
+                                    // and a branch on it was mispredicted often.
                                     for p in 0..<symbols.count {
-                                        out[p] = flexible[p] && !own[Int(symbols[p])] ? t : symbols[p]
+                                        let symbol = symbols[p]
+                                        let clear = flags[p] & (own[Int(symbol)] ^ 1)
+                                        out[p] = symbol ^ ((symbol ^ t) & (0 &- clear))
                                     }
                                 }
                             }
