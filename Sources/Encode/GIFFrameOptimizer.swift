@@ -429,8 +429,9 @@ struct GIFFrameOptimizer {
                             mixed = mixed || symbols[end] != first
                             end += 1
                         }
-                        // A mixed run holds a colour other than the transparency index; a
-                        // one-colour run does when that colour is not it.
+                        // A mixed run clears at least one unchanged pixel of a colour other
+                        // than `t`; a one-colour run keeps its colour, which counts when it is
+                        // not `t` (the two flags tell this stream from the first two rules').
                         if mixed {
                             cleared = true
                             for i in p..<end { out[i] = t }
