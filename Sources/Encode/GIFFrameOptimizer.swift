@@ -243,11 +243,11 @@ struct GIFFrameOptimizer {
                 // `rect` (`grown == rect`) and this frame's bytes are the same either way. The
                 // next frame's are estimated from how many of its pixels differ from each screen
                 // (a trial compression of it cost more time than it saved bytes): the smaller
-                // count wins, a tie goes to disposal 2.
-                if erase.restorable && !isLast
-                    && changedPixels(next, over: canvas) < changedPixels(next, over: clearedCanvas)
-                {
-                    frame.disposal = GIFFramePlan.restoreToPrevious
+                // count wins, a tie goes to disposal 2. Outside `grown` both screens are
+                // `canvas`, so only the pixels inside it are counted.
+                if erase.restorable && !isLast {
+                    let changed = changedPixels(next, over: canvas, orClear: t, in: grown)
+                    if changed.overPrevious < changed.overCleared { frame.disposal = GIFFramePlan.restoreToPrevious }
                 }
                 if frame.disposal == GIFFramePlan.restoreToBackground {
                     canvas = clearedCanvas
@@ -580,27 +580,36 @@ struct GIFFrameOptimizer {
         return Encoded(rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize, data: data)
     }
 
-    /// How many pixels of `next` differ from `canvas`, compared eight at a time.
-    private func changedPixels(_ next: [UInt8], over canvas: [UInt8]) -> Int {
+    /// Inside `rect`, how many pixels of `next` differ from `canvas`, and how many from `t`
+    /// (the screen disposal 2 leaves there); eight pixels at a time.
+    private func changedPixels(_ next: [UInt8], over canvas: [UInt8], orClear t: UInt8, in rect: GIFRect)
+        -> (overPrevious: Int, overCleared: Int)
+    {
         next.withUnsafeBytes { next in
             canvas.withUnsafeBytes { canvas in
-                let count = min(next.count, canvas.count)
                 let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-                var changed = 0
-                var p = 0
-                while p + 8 <= count {
-                    let x =
-                        next.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-                        ^ canvas.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-                    // The top bit of each byte is set exactly where that byte of x is non-zero.
-                    changed &+= ((((x & low7) &+ low7) | x) & ~low7).nonzeroBitCount
-                    p += 8
+                let clear = UInt64(t) &* 0x0101_0101_0101_0101
+                /// The number of non-zero bytes of `x`: the top bit of each byte of the result
+                /// is set exactly where that byte of `x` is non-zero.
+                func nonZeroBytes(_ x: UInt64) -> Int { ((((x & low7) &+ low7) | x) & ~low7).nonzeroBitCount }
+                var previous = 0
+                var cleared = 0
+                for y in rect.y..<(rect.y + rect.height) {
+                    var p = y * width + rect.x
+                    let end = p + rect.width
+                    while p + 8 <= end {
+                        let word = next.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+                        previous &+= nonZeroBytes(word ^ canvas.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+                        cleared &+= nonZeroBytes(word ^ clear)
+                        p += 8
+                    }
+                    while p < end {
+                        previous &+= next[p] != canvas[p] ? 1 : 0
+                        cleared &+= next[p] != t ? 1 : 0
+                        p += 1
+                    }
                 }
-                while p < count {
-                    changed &+= next[p] != canvas[p] ? 1 : 0
-                    p += 1
-                }
-                return changed
+                return (previous, cleared)
             }
         }
     }
