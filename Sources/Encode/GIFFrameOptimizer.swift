@@ -281,6 +281,8 @@ struct GIFFrameOptimizer {
         // unchanged pixels to decide, else the rule that the greedy parse compresses best.
         var best = (symbols: greedy.symbols, data: greedy.data)
         if let t = transparent, greedy.flexible.anySet {
+            // The loops below read the flags through unchecked pointers, one per symbol.
+            assert(greedy.flexible.count == greedy.symbols.count, "one flexible flag per symbol")
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
             var counts = [Int](repeating: 0, count: 256)
             counts.withUnsafeMutableBufferPointer { counts in
