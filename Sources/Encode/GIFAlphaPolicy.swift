@@ -40,50 +40,6 @@ struct FlattenedFrames: Sendable {
         flatten(k, into: &buffer)
         return buffer
     }
-
-    /// Every frame's opaque colours, counted, with whether any pixel is transparent and how
-    /// many edge pixels collapsed; frames on up to `workers` threads, merged in frame order
-    /// (so the histogram keeps the order of first appearance).
-    func survey(workers: Int = 1) -> FrameSurvey {
-        let perFrame = ParallelWork.map(count: count, workers: workers, makeState: { [UInt32]() }) {
-            k, buffer in
-            let facts = flatten(k, into: &buffer)
-            let counted = buffer.withUnsafeBufferPointer { ColorHistogram.counting(frame: $0) }
-            return (counted, facts)
-        }
-        return FrameSurvey(
-            histogram: ColorHistogram(merging: perFrame.map(\.0.histogram)),
-            hasTransparency: perFrame.contains { $0.1.hasTransparency },
-            collapsedEdgePixels: perFrame.reduce(0) { $0 + $1.1.collapsed },
-            frameColors: perFrame.map(\.0.histogram.colors), frameSlots: perFrame.map(\.0.slots),
-            frameWideSlots: perFrame.map(\.0.wideSlots))
-    }
-}
-
-/// What `FlattenedFrames.survey` finds.
-struct FrameSurvey: Sendable {
-    /// Every opaque colour of every frame with its pixel count, first appearance first.
-    var histogram: ColorHistogram
-    /// Whether any pixel of any frame is transparent.
-    var hasTransparency: Bool
-    /// Pixels with 0 < alpha < 255 that became fully opaque or fully transparent without a
-    /// matte (0 with a matte).
-    var collapsedEdgePixels: Int
-    /// Per frame, its own colours in order of first appearance.
-    var frameColors: [[UInt32]]
-    /// Per frame with at most 255 colours, every pixel as its position in `frameColors`
-    /// (`ColorHistogram.transparentSlot` when transparent); nil for the other frames.
-    var frameSlots: [[UInt8]?]
-    /// Per frame with 256…65 535 colours, every pixel as its position in `frameColors`
-    /// (`ColorHistogram.wideTransparentSlot` when transparent); nil for the other frames.
-    var frameWideSlots: [[UInt16]?]
-
-    /// `frameSlots`, handed over: the survey keeps none, so the caller holds the only reference
-    /// to each buffer and can rewrite it in place (`PaletteMapper.index`).
-    mutating func takeSlots() -> [[UInt8]?] {
-        defer { frameSlots = [] }
-        return frameSlots
-    }
 }
 
 /// Turns straight-alpha RGBA pixels into opaque colours or transparency (semantics.md §8.5).
@@ -117,9 +73,18 @@ struct GIFAlphaPolicy {
     func flatten(_ image: RGBAImage, into out: UnsafeMutableBufferPointer<UInt32>) -> (
         hasTransparency: Bool, collapsed: Int
     ) {
+        image.pixels.withUnsafeBytes { flatten(bytes: $0, into: out) }
+    }
+
+    /// RGBA pixels (`out.count` of them, 4 bytes each from the start of `bytes`) flattened
+    /// into `out`.
+    /// - Returns: whether any pixel is transparent, and how many edge pixels collapsed.
+    func flatten(bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt32>) -> (
+        hasTransparency: Bool, collapsed: Int
+    ) {
         var hasTransparency = false
         var collapsed = 0
-        image.pixels.withUnsafeBytes { bytes in
+        do {
             // R, G, B, A in memory order, so a pixel's little-endian word has alpha on top;
             // byte-swapped and shifted, an opaque word is 0x00RRGGBB. A branch-free pass over
             // each block of `blockSize` pixels settles opaque and clear pixels; the blocks with

@@ -67,11 +67,10 @@ struct PaletteMapper {
             var frames = consume slots
             if frames.count != flattened.count { frames = [[UInt8]?](repeating: nil, count: flattened.count) }
             ParallelWork.update(
-                &frames, workers: workers, makeState: { (mapper: mapper, buffer: [UInt32]()) }
+                &frames, workers: workers, makeState: { SlotMapping(mapper: mapper) }
             ) { k, frame, state in
                 if plain, frame != nil {
-                    var table = [UInt8](repeating: transparentIndex, count: 256)
-                    for (slot, color) in colors[k].enumerated() { table[slot] = state.mapper.nearestIndex(of: color) }
+                    let table = state.table(for: colors[k], transparentIndex: transparentIndex, entries: 256)
                     table.withUnsafeBufferPointer { table in
                         frame?.withUnsafeMutableBufferPointer { indices in
                             for p in 0..<indices.count { indices[p] = table[Int(indices[p])] }
@@ -81,8 +80,8 @@ struct PaletteMapper {
                     // One entry per colour, then the transparency index, where the transparent
                     // slot (above every position) is clamped to.
                     let last = UInt16(colors[k].count)
-                    var table = colors[k].map { state.mapper.nearestIndex(of: $0) }
-                    table.append(transparentIndex)
+                    let table = state.table(
+                        for: colors[k], transparentIndex: transparentIndex, entries: colors[k].count + 1)
                     frame = [UInt8](unsafeUninitializedCapacity: wide.count) { out, initialized in
                         table.withUnsafeBufferPointer { table in
                             wide.withUnsafeBufferPointer { wide in
@@ -108,6 +107,32 @@ struct PaletteMapper {
             previous = (frame, indices)
         }
         return result
+    }
+
+    /// A worker's mapper and scratch for `index`: the frames of one survey run share their
+    /// colour array (`FrameSurvey.frameColors`), so the slot → index table of the last array
+    /// seen is kept and used again while the same array comes back.
+    private struct SlotMapping {
+        var mapper: PaletteMapper
+        var buffer: [UInt32] = []
+        /// The array the table was made for, by its storage, and the table.
+        var tableColors: (base: UnsafeRawPointer?, count: Int) = (nil, -1)
+        var lastTable: [UInt8] = []
+
+        init(mapper: PaletteMapper) { self.mapper = mapper }
+
+        /// `entries` indices: each colour's nearest, then the transparency index.
+        mutating func table(for colors: [UInt32], transparentIndex: UInt8, entries: Int) -> [UInt8] {
+            let base = colors.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+            if base != nil, base == tableColors.base, colors.count == tableColors.count, lastTable.count == entries {
+                return lastTable
+            }
+            var table = [UInt8](repeating: transparentIndex, count: entries)
+            for (slot, color) in colors.enumerated() { table[slot] = mapper.nearestIndex(of: color) }
+            tableColors = (base, colors.count)
+            lastTable = table
+            return table
+        }
     }
 
     /// One frame's indices. Where `previous` (the previous frame's colours and indices) shows
