@@ -20,8 +20,10 @@ For every preset in presets/, the frames are rendered once to PNG by animexport 
   (d)  ImageMagick  convert -delay 1xFPS -loop 0 FRAMES -layers Optimize
 
 and each GIF is decoded by Pillow. Per tool: wall ms of the encoding processes (best of RUNS
-runs, process start included; for (a) the in-process PNG decode and encode times, best of
-RUNS, are printed too, and the encode time on one thread, whose GIF must be the same), bytes,
+runs, process start included; (a) and (b)'s two ffmpeg passes take turns, round by round, so
+a slow spell of the machine falls on both sides of the time ratio; for (a) the in-process PNG
+decode and encode times, best of RUNS, are printed too, and the encode time on one thread,
+whose GIF must be the same), bytes,
 total duration in cs (and its error against the loop period), PSNR in dB over all frames of the
 decoded GIF against the source frames, both composited on the same page colour (the preset's
 matte, else white), and the ratios ours/theirs: (a) against (c') is the fair byte comparison
@@ -77,11 +79,29 @@ def run(arguments):
     return best
 
 
-def in_process_ms():
+def run_together(commands):
+    """Runs the commands in turn, RUNS rounds of all of them, so a slow spell of the shared
+    machine falls on every command alike instead of on one; returns each command's best wall
+    time in ms and its outputs. Any failure stops the benchmark."""
+    best = [math.inf] * len(commands)
+    outputs = [[] for _ in commands]
+    for _ in range(RUNS):
+        for i, arguments in enumerate(commands):
+            start = time.perf_counter()
+            result = subprocess.run(arguments, capture_output=True)
+            best[i] = min(best[i], (time.perf_counter() - start) * 1000)
+            if result.returncode != 0:
+                sys.exit("bench-peers: %s failed (%d): %s"
+                         % (arguments[0], result.returncode, result.stderr.decode()))
+            outputs[i].append(result.stdout.decode())
+    return best, outputs
+
+
+def in_process_ms(outputs=None):
     """`animexport-bench --encode-frames` prints "png-decode-ms X encode-ms Y": the best of the
-    last command's RUNS runs, per field."""
+    given outputs (else the last command's RUNS runs), per field."""
     best = {}
-    for output in LAST_OUTPUTS:
+    for output in (LAST_OUTPUTS if outputs is None else outputs):
         words = output.split()
         for key, value in zip(words[::2], words[1::2]):
             best[key] = min(best.get(key, math.inf), float(value))
@@ -230,8 +250,16 @@ def bench(preset, work):
 
     out = {}
     a = os.path.join(work, name + "-a.gif")
-    out["(a) animexport"] = (run([BENCH, "--encode-frames", frames_dir, preset, "-o", a]), a)
-    inside = in_process_ms()
+    palette = os.path.join(work, name + "-palette.png")
+    b = os.path.join(work, name + "-b.gif")
+    # Ours and ffmpeg's two passes take turns, so the time ratio compares like with like.
+    (ms_a, ms_palettegen, ms_paletteuse), outputs = run_together([
+        [BENCH, "--encode-frames", frames_dir, preset, "-o", a],
+        ["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern, "-vf", "palettegen", palette],
+        ["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern, "-i", palette,
+         "-lavfi", "paletteuse", b]])
+    out["(a) animexport"] = (ms_a, a)
+    inside = in_process_ms(outputs[0])
     a1 = os.path.join(work, name + "-a-1thread.gif")
     run([BENCH, "--encode-frames", frames_dir, preset, "-o", a1, "--workers", "1"])
     inside_one_thread = in_process_ms()
@@ -241,12 +269,7 @@ def bench(preset, work):
     a3 = os.path.join(work, name + "-a-lossy.gif")
     out["(a'') animexport --lossy %d" % LOSSY] = (
         run([BENCH, "--encode-frames", frames_dir, preset, "-o", a3, "--lossy", str(LOSSY)]), a3)
-    palette = os.path.join(work, name + "-palette.png")
-    b = os.path.join(work, name + "-b.gif")
-    ms_b = run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern,
-                "-vf", "palettegen", palette])
-    ms_b += run(["ffmpeg", "-v", "error", "-y", "-framerate", str(fps), "-i", pattern, "-i", palette,
-                 "-lavfi", "paletteuse", b])
+    ms_b = ms_palettegen + ms_paletteuse
     out["(b) ffmpeg 2-pass"] = (ms_b, b)
     c = os.path.join(work, name + "-c.gif")
     out["(c) ffmpeg + gifsicle -O3"] = (ms_b + run(["gifsicle", "-O3", b, "-o", c]), c)
