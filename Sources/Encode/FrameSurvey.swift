@@ -12,8 +12,8 @@ extension FlattenedFrames {
     /// colour) for `PaletteMapper`.
     ///
     /// The frames are cut into segments of consecutive frames (`segments`), surveyed on up to
-    /// `workers` threads by `FrameSurveyor`, which takes each row whose RGBA bytes equal the
-    /// previous frame's from that frame instead of flattening and counting it again. The
+    /// `workers` threads by `FrameSurveyor`, which takes each block of pixels whose RGBA bytes
+    /// equal the previous frame's from that frame instead of flattening and counting it again. The
     /// segments' histograms are merged in frame order, so the histogram keeps the order of
     /// first appearance, and every result is the same for any number of workers.
     func survey(workers: Int = 1) -> FrameSurvey {
@@ -89,9 +89,10 @@ struct FrameSurvey: Sendable {
 
 /// Surveys consecutive frames in order, in runs: the frames of a run number their colours
 /// together (slot `s` is the same colour in all of them, in order of first appearance in the
-/// run), so a row of a frame whose RGBA bytes equal the previous frame's takes that frame's
-/// slots, colour counts and collapsed pixels as they are. Only the rows that changed are
-/// flattened and counted (circular-progress: 81 % of its rows equal the previous frame's).
+/// run), so a block of 16 pixels of a frame whose RGBA bytes equal the previous frame's takes
+/// that frame's slots and colour counts as they are. Only the blocks that changed are
+/// flattened and counted (from one frame to the next 83–98 % of the presets' blocks do not:
+/// arc-rotation 83 %, circular-progress 98 %).
 ///
 /// A run's slot width is set by its first frame: one byte while the run has at most 255
 /// colours, two while it has at most 65 535 (what is written so far is widened when the first
@@ -130,15 +131,17 @@ struct FrameSurveyor {
     private var width = 1
     /// Frames in the open run.
     private var runLength = 0
-    /// The last frame surveyed in the open run, its slots and each row's collapsed pixels.
+    /// The last frame surveyed in the open run, and its slots.
     private var previous = -1
     private var previousSlots: [UInt8] = []
     private var previousWideSlots: [UInt16] = []
-    private var rowCollapsed: [Int]
+    /// Half-transparent pixels made opaque or transparent without a matte: in the frame being
+    /// surveyed (so far), and in the last frame surveyed.
+    private var collapsed = 0
+    private var previousCollapsed = 0
 
     init(frames: FlattenedFrames) {
         self.frames = frames
-        rowCollapsed = [Int](repeating: 0, count: frames.height)
     }
 
     /// Surveys frame `k`, the frame after the last one added (if any).
@@ -176,6 +179,7 @@ struct FrameSurveyor {
     private mutating func survey(_ k: Int, extending: Bool) -> Bool {
         let pixelCount = frames.width * frames.height
         let known = counts.colors.count
+        collapsed = extending ? previousCollapsed : 0
         // Pixels surveyed so far; a first frame passing its width goes on with wider slots.
         var done = 0
         var slots: [UInt8]? = nil
@@ -183,7 +187,7 @@ struct FrameSurveyor {
         if width == 1 {
             slots = [UInt8](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
                 initialized = pixelCount
-                done = surveyRows(
+                done = surveyPixels(
                     k, extending: extending, from: 0, slots: buffer.baseAddress, previous: previousSlots,
                     transparent: ColorHistogram.transparentSlot, limit: Int(ColorHistogram.transparentSlot))
             }
@@ -204,7 +208,7 @@ struct FrameSurveyor {
                             slot == ColorHistogram.transparentSlot ? ColorHistogram.wideTransparentSlot : UInt16(slot)
                     }
                 }
-                done = surveyRows(
+                done = surveyPixels(
                     k, extending: extending, from: resumed, slots: buffer.baseAddress, previous: previousWideSlots,
                     transparent: ColorHistogram.wideTransparentSlot, limit: Int(ColorHistogram.wideTransparentSlot))
             }
@@ -217,14 +221,15 @@ struct FrameSurveyor {
         }
         if width == 0 {
             let none: UnsafeMutablePointer<UInt8>? = nil
-            surveyRows(k, extending: false, from: done, slots: none, previous: [], transparent: 0, limit: .max)
+            surveyPixels(k, extending: false, from: done, slots: none, previous: [], transparent: 0, limit: .max)
         }
         result.frameSlots.append(slots)
         result.frameWideSlots.append(wideSlots)
         previousSlots = slots ?? []
         previousWideSlots = wideSlots ?? []
         counts.endFrame()
-        result.collapsed += rowCollapsed.reduce(0, +)
+        result.collapsed += collapsed
+        previousCollapsed = collapsed
         frameRun.append(result.histograms.count)
         runLength += 1
         previous = k
@@ -238,11 +243,16 @@ struct FrameSurveyor {
         return false
     }
 
-    /// `survey`'s row loop from pixel `from` (a row start unless a first frame goes on with
-    /// wider slots), writing `slots` (when given) with the previous frame's `previous`.
+    /// `survey`'s pixel loop from pixel `from` (a row start unless a first frame goes on with
+    /// wider slots), writing `slots` (when given) with the previous frame's `previous`, and
+    /// keeping `collapsed` and `result.hasTransparency`. A first frame is flattened and counted
+    /// row by row. A later one goes over each row in blocks of `blockSize` pixels: a stretch of
+    /// blocks whose RGBA bytes equal the previous frame's takes that frame's slots; a stretch of
+    /// changed blocks has the previous frame's pixels there taken off the counts (and its
+    /// half-transparent ones off `collapsed`), then is flattened and counted.
     /// - Returns: the pixel whose colour found no slot, or the pixel count.
     @discardableResult
-    private mutating func surveyRows<Slot: FixedWidthInteger & UnsignedInteger>(
+    private mutating func surveyPixels<Slot: FixedWidthInteger & UnsignedInteger>(
         _ k: Int, extending: Bool, from: Int, slots: UnsafeMutablePointer<Slot>?, previous: [Slot],
         transparent: Slot, limit: Int
     ) -> Int {
@@ -250,6 +260,7 @@ struct FrameSurveyor {
         let height = frames.height
         let images = frames.images
         let policy = frames.policy
+        let block = Self.blockSize
         var row = [UInt32](repeating: 0, count: width)
         return images[k].pixels.withUnsafeBytes { now in
             images[extending ? k - 1 : k].pixels.withUnsafeBytes { before in
@@ -257,30 +268,97 @@ struct FrameSurveyor {
                     row.withUnsafeMutableBufferPointer { row in
                         // Frames have at least one pixel.
                         guard let now = now.baseAddress, let before = before.baseAddress else { return width * height }
+                        /// Flattens pixels `first ..< end` and counts them from `countFrom` on
+                        /// (their facts are kept unless `resumed`); returns the pixel whose colour
+                        /// found no slot, or nil.
+                        func changed(_ first: Int, _ end: Int, countFrom: Int, resumed: Bool) -> Int? {
+                            let span = UnsafeMutableBufferPointer(rebasing: row[0..<(end - first)])
+                            let facts = policy.flatten(
+                                bytes: UnsafeRawBufferPointer(start: now + 4 * first, count: 4 * (end - first)),
+                                into: span)
+                            if !resumed {
+                                if facts.hasTransparency { result.hasTransparency = true }
+                                collapsed += facts.collapsed
+                            }
+                            let counted = counts.count(
+                                UnsafeBufferPointer(span), from: countFrom - first, slots: slots.map { $0 + first },
+                                transparent: transparent, limit: limit)
+                            return counted < end - first ? first + counted : nil
+                        }
                         for y in (from / width)..<height {
                             let start = y * width
-                            if extending, let slots, let previous = previous.baseAddress {
-                                if memcmp(now + 4 * start, before + 4 * start, 4 * width) == 0 {
-                                    (slots + start).update(from: previous + start, count: width)
+                            guard extending, let slots, let previous = previous.baseAddress else {
+                                let countFrom = max(start, from)
+                                if let stop = changed(
+                                    start, start + width, countFrom: countFrom, resumed: countFrom > start)
+                                {
+                                    return stop
+                                }
+                                continue
+                            }
+                            var x = start
+                            let end = start + width
+                            while x < end {
+                                // Equal blocks first, then changed ones.
+                                var stretch = x
+                                while stretch < end,
+                                    Self.equal(
+                                        now + 4 * stretch, before + 4 * stretch, count: min(block, end - stretch))
+                                {
+                                    stretch += min(block, end - stretch)
+                                }
+                                if stretch > x {
+                                    (slots + x).update(from: previous + x, count: stretch - x)
+                                    x = stretch
                                     continue
                                 }
-                                counts.uncount(previous + start, count: width)
+                                while stretch < end,
+                                    !Self.equal(
+                                        now + 4 * stretch, before + 4 * stretch, count: min(block, end - stretch))
+                                {
+                                    stretch += min(block, end - stretch)
+                                }
+                                counts.uncount(previous + x, count: stretch - x)
+                                if policy.matte == nil {
+                                    collapsed -= Self.halfTransparent(before + 4 * x, count: stretch - x)
+                                }
+                                if let stop = changed(x, stretch, countFrom: x, resumed: false) { return stop }
+                                x = stretch
                             }
-                            let facts = policy.flatten(
-                                bytes: UnsafeRawBufferPointer(start: now + 4 * start, count: 4 * width),
-                                into: row)
-                            if facts.hasTransparency { result.hasTransparency = true }
-                            rowCollapsed[y] = facts.collapsed
-                            let counted = counts.count(
-                                UnsafeBufferPointer(row), from: max(0, from - start), slots: slots.map { $0 + start },
-                                transparent: transparent, limit: limit)
-                            if counted < width { return start + counted }
                         }
                         return width * height
                     }
                 }
             }
         }
+    }
+
+    /// Pixels per block compared with the previous frame's (as many as the flattening's
+    /// blocks): 64 bytes, four 16-byte loads.
+    static let blockSize = 16
+
+    /// Whether `count` RGBA pixels at `a` and `b` are byte for byte equal: a whole block in four
+    /// 16-byte loads each, the differences gathered and tested once; a ragged end by `memcmp`.
+    @inline(__always)
+    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        guard count == blockSize else { return memcmp(a, b, 4 * count) == 0 }
+        var differ = SIMD4<UInt32>.zero
+        for offset in stride(from: 0, to: 64, by: 16) {
+            differ |=
+                a.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+                ^ b.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+        }
+        return differ == .zero
+    }
+
+    /// How many of `count` RGBA pixels at `pixels` have 0 < alpha < 255.
+    private static func halfTransparent(_ pixels: UnsafeRawPointer, count: Int) -> Int {
+        var found = 0
+        for p in 0..<count {
+            let alpha = pixels.load(fromByteOffset: 4 * p + 3, as: UInt8.self)
+            found += alpha &- 1 < 254 ? 1 : 0
+        }
+        return found
     }
 }
 
