@@ -15,7 +15,9 @@ extension FlattenedFrames {
     /// `workers` threads by `FrameSurveyor`, which takes each block of pixels whose RGBA bytes
     /// equal the previous frame's from that frame instead of flattening and counting it again. The
     /// segments' histograms are merged in frame order, so the histogram keeps the order of
-    /// first appearance, and every result is the same for any number of workers.
+    /// first appearance. The histogram, transparency and collapsed count are the same for any
+    /// number of workers, and so is the colour every pixel's slot stands for; the runs, and so
+    /// the slot numbers and widths, depend on where segments start.
     func survey(workers: Int = 1) -> FrameSurvey {
         let segments = Self.segments(count: count, workers: workers)
         let parts = ParallelWork.map(count: segments.count, workers: workers) { s in
@@ -236,20 +238,27 @@ struct FrameSurveyor {
         return true
     }
 
-    /// The run as it was before the frame that found colour number `known + 1` beyond its
-    /// width; returns false.
+    /// Gives up a later frame whose colours no longer fit the run's slot width: the run's
+    /// colours and totals go back to the `known` it had before the frame; returns false. The
+    /// run must be ended next (`add` does), since its table and `current` still hold the frame.
     private mutating func gaveUp(_ known: Int) -> Bool {
         counts.drop(after: known)
         return false
     }
 
-    /// `survey`'s pixel loop from pixel `from` (a row start unless a first frame goes on with
-    /// wider slots), writing `slots` (when given) with the previous frame's `previous`, and
-    /// keeping `collapsed` and `result.hasTransparency`. A first frame is flattened and counted
-    /// row by row. A later one goes over each row in blocks of `blockSize` pixels: a stretch of
-    /// blocks whose RGBA bytes equal the previous frame's takes that frame's slots; a stretch of
-    /// changed blocks has the previous frame's pixels there taken off the counts (and its
-    /// half-transparent ones off `collapsed`), then is flattened and counted.
+    /// `survey`'s pixel loop for frame `k`, keeping `collapsed` and `result.hasTransparency`.
+    /// A first frame (`extending` false) is flattened and counted row by row. A later one goes
+    /// over each row in blocks of `blockSize` pixels: a stretch of blocks whose RGBA bytes equal
+    /// the previous frame's takes that frame's slots; a stretch of changed blocks has the
+    /// previous frame's pixels there taken off the counts (and its half-transparent ones off
+    /// `collapsed`), then is flattened and counted.
+    /// - Parameters:
+    ///   - from: the first pixel to survey: 0, or where a first frame goes on with wider slots
+    ///     (the pixels before it are counted and their slots written already).
+    ///   - slots: the frame's slot buffer (`width × height`), or nil for no slots.
+    ///   - previous: the previous frame's slots, read when `extending`.
+    ///   - transparent: the slot transparent pixels get.
+    ///   - limit: how many colours the run's slots can number.
     /// - Returns: the pixel whose colour found no slot, or the pixel count.
     @discardableResult
     private mutating func surveyPixels<Slot: FixedWidthInteger & UnsignedInteger>(
@@ -372,9 +381,9 @@ private struct RunCounts {
     var totals: [Int] = []
     var current: [Int] = [0]
 
-    /// Counts `row` from position `from` on, run by run of one colour, adding each run to `current` and writing its
-    /// slots into `slots` when given (`transparent` for transparency). A colour new to the run
-    /// takes the next slot while fewer than `limit` colours are known.
+    /// Counts `row` from position `from` on, span by span of one colour, adding each span to
+    /// `current` and writing its slots into `slots` when given (`transparent` for transparency).
+    /// A colour new to the run takes the next slot while fewer than `limit` colours are known.
     /// - Returns: the position of the first colour that found no slot, or `row.count`.
     mutating func count<Slot: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafeBufferPointer<UInt32>, from: Int, slots: UnsafeMutablePointer<Slot>?, transparent: Slot,
@@ -386,7 +395,7 @@ private struct RunCounts {
         var p = from
         while p < n {
             let color = row[p]
-            // The run: four pixels at a time while all four are `color`.
+            // The span: four pixels at a time while all four are `color`.
             var end = p + 1
             let four = SIMD4<UInt32>(repeating: color)
             while end + 4 <= n, raw.loadUnaligned(fromByteOffset: end &* 4, as: SIMD4<UInt32>.self) == four {
@@ -419,12 +428,13 @@ private struct RunCounts {
         return n
     }
 
-    /// The previous frame's `count` slots at `slots` taken off `current`, run by run.
+    /// The previous frame's `count` slots at `slots` taken off `current`, span by span of one
+    /// slot.
     mutating func uncount<Slot: FixedWidthInteger & UnsignedInteger>(_ slots: UnsafePointer<Slot>, count n: Int) {
         let spare = colors.count
         let raw = UnsafeRawPointer(slots)
-        // Eight bytes of slots at a time while all are the run's (arc-rotation: a third of
-        // its survey went on finding run ends slot by slot).
+        // Eight bytes of slots at a time while all are the span's (arc-rotation: a third of
+        // its survey went on finding span ends slot by slot).
         let perWord = 8 / MemoryLayout<Slot>.size
         var p = 0
         while p < n {
@@ -447,8 +457,8 @@ private struct RunCounts {
         for s in colors.indices { totals[s] += current[s] }
     }
 
-    /// Forgets the colours found after the first `known` (the frame that found them is not
-    /// in the run).
+    /// Forgets, in `colors` and `totals`, the colours found after the first `known` (the frame
+    /// that found them is not in the run). `table` and `current` keep them: the run must end.
     mutating func drop(after known: Int) {
         colors.removeSubrange(known...)
         totals.removeSubrange(known...)

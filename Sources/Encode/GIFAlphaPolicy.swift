@@ -6,9 +6,11 @@ internal import Spec
 /// Frames with GIF's 1-bit alpha applied: every pixel is either an opaque colour packed as
 /// `0x00RRGGBB` or `FlattenedFrames.transparent`.
 ///
-/// The frames are flattened on demand into a caller's buffer rather than kept: the encoder
-/// reads them twice (histogram, then palette indices), and holding 4 bytes per pixel of every
-/// frame cost more in fresh memory than flattening twice costs in arithmetic.
+/// The frames are flattened on demand into a caller's buffer rather than kept: the survey
+/// flattens the blocks that changed from the frame before (`FrameSurveyor`), and a frame
+/// without survey slots (dithered, or of more than 65 535 colours) is flattened whole again
+/// for its palette indices; holding 4 bytes per pixel of every frame cost more in fresh memory
+/// than flattening twice costs in arithmetic.
 struct FlattenedFrames: Sendable {
     /// The marker for a transparent pixel; never a packed opaque colour (top byte is 0 there).
     static let transparent: UInt32 = .max

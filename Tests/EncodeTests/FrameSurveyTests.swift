@@ -156,6 +156,27 @@ import Testing
         }
     }
 
+    /// A run of two-byte slots that a later frame would take past 65 535 colours: the later
+    /// frame starts a run of its own (51 200 colours each, 76 800 together).
+    @Test func aLaterFramePassing65535ColoursStartsANewRun() {
+        let width = 256
+        let height = 200
+        let first = makeImage(width: width, height: height) { x, y in
+            let i = y * width + x
+            return Pixel(UInt8(i & 0xFF), UInt8(i >> 8 & 0xFF), 0)
+        }
+        let second = makeImage(width: width, height: height) { x, y in
+            let i = y * width + x
+            return Pixel(UInt8(i & 0xFF), UInt8(i >> 8 & 0xFF), y % 2 == 0 ? 7 : 0)
+        }
+        let flattened = GIFAlphaPolicy(options: GIFOptions()).flatten(
+            [first, second, first], width: width, height: height)
+        Self.expectMatchesPlainCounting(flattened, workers: 1, "two-byte run passed by a later frame")
+        let survey = flattened.survey(workers: 1)
+        #expect(survey.frameWideSlots.allSatisfy { $0 != nil })
+        #expect(survey.frameColors.map(\.count) == [51_200, 51_200, 51_200])
+    }
+
     /// Segments cover the frames in order, shrink as they go, and are few.
     @Test func segmentsCoverTheFramesAndShrink() {
         #expect(FlattenedFrames.segments(count: 180, workers: 1) == [0..<180])
