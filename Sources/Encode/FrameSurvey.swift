@@ -297,9 +297,12 @@ struct FrameSurveyor {
                         for y in (from / width)..<height {
                             let start = y * width
                             guard extending, let slots, let previous = previous.baseAddress else {
-                                let countFrom = max(start, from)
+                                // The row a frame goes on in was flattened, and its facts kept,
+                                // before the slots were widened, even when it stopped at the
+                                // row's first pixel.
+                                let resumed = from > 0 && y == from / width
                                 if let stop = changed(
-                                    start, start + width, countFrom: countFrom, resumed: countFrom > start)
+                                    start, start + width, countFrom: max(start, from), resumed: resumed)
                                 {
                                     return stop
                                 }

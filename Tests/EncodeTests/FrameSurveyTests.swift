@@ -177,6 +177,29 @@ import Testing
         #expect(survey.frameColors.map(\.count) == [51_200, 51_200, 51_200])
     }
 
+    /// A first frame whose 256th (or 65 536th) colour is the first pixel of a row goes on with
+    /// wider slots (or none) from that row without counting its half-transparent pixels twice:
+    /// four pixels of alpha 100 on that row, and no others, without a matte.
+    @Test(arguments: [16, 256])
+    func widerSlotsFromARowStartCountCollapsedPixelsOnce(width: Int) {
+        // `width × width` pixels: every colour but the last pixel's new (it repeats colour 0),
+        // so the row after them starts with colour number `width²`.
+        let distinct = width * width - 1
+        let frame = makeImage(width: width, height: width + 1) { x, y in
+            let i = y * width + x
+            if i < distinct { return Pixel(UInt8(i & 0xFF), UInt8(i >> 8), 1) }
+            if i == distinct { return Pixel(0, 0, 1) }
+            if (1...4).contains(x) { return Pixel(9, 9, 9, 100) }
+            return Pixel(200, 7, 7)
+        }
+        let flattened = GIFAlphaPolicy(options: GIFOptions(matte: nil)).flatten(
+            [frame], width: width, height: width + 1)
+        Self.expectMatchesPlainCounting(flattened, workers: 1, "row start, width \(width)")
+        let survey = flattened.survey(workers: 1)
+        #expect(survey.collapsedEdgePixels == 4)
+        #expect(width == 16 ? survey.frameWideSlots[0] != nil : survey.frameWideSlots[0] == nil)
+    }
+
     /// Segments cover the frames in order, shrink as they go, and are few.
     @Test func segmentsCoverTheFramesAndShrink() {
         #expect(FlattenedFrames.segments(count: 180, workers: 1) == [0..<180])
