@@ -37,7 +37,10 @@
 ///   composites it, and every comparison is against the wanted colour, so each displayed pixel
 ///   is within `lossy` of its frame whatever came before. A frame all of whose pixels are
 ///   within tolerance of what the previous frame displays is merged into it. Transparency is
-///   never approximated: a transparent pixel is near only to transparency.
+///   never approximated: a transparent pixel is near only to transparency. Each frame is
+///   written the shortest of its exact stream over that screen and the lossy parses (`encode`),
+///   so no frame is longer than written exactly over the same screen; the whole file can still
+///   be, and `GIFEncoder` then writes the exact plan.
 struct GIFFrameOptimizer {
     let width: Int
     let height: Int
@@ -119,8 +122,8 @@ struct GIFFrameOptimizer {
     }
 
     /// A frame whose rectangle and disposal are decided: `target` drawn over `canvas` in
-    /// `rect`, compressed already when the decision needed its size (or, when lossy, the
-    /// screen after it).
+    /// `rect`; when lossy, compressed already (the screen after it depends on the symbols its
+    /// stream chose).
     private struct Decided: Sendable {
         var target: [UInt8]
         var canvas: Screen
@@ -141,13 +144,14 @@ struct GIFFrameOptimizer {
     {
         let compress: @Sendable (Int, Decided, inout LZWEncoder) throws(EncodeError) -> GIFFramePlan.Frame = {
             _, frame, lzw throws(EncodeError) in
+            // A lossy frame comes compressed, its stream chosen already (`encode`).
             var chosen: Encoded
             if let encoded = frame.encoded {
                 chosen = encoded
             } else {
                 chosen = try encode(frame.target, over: frame.canvas, in: frame.rect, pinned: frame.pinned, lzw)
             }
-            return finish(chosen, delay: frame.delay, disposal: frame.disposal, lzw)
+            return finish(chosen, final: !near.isEmpty, delay: frame.delay, disposal: frame.disposal, lzw)
         }
         if near.isEmpty {
             return try ParallelWork.pipeline(
@@ -270,12 +274,14 @@ struct GIFFrameOptimizer {
         }
     }
 
-    /// The frame as written: the smallest of the greedy choice at unchanged pixels and a few
-    /// rules (all of them transparent; all of them their own colour; only the one or two
-    /// commonest unchanged colours their own, the rest transparent: a large unchanged area of
-    /// one colour is often cheapest as itself; `unchangedRuns`); then a smaller local colour
-    /// table when that saves bytes.
-    private func finish(_ greedy: Encoded, delay: Int, disposal: Int, _ lzw: LZWEncoder) -> GIFFramePlan.Frame {
+    /// The shortest stream this encoder finds for `greedy`'s pixels: the greedy choice at
+    /// unchanged pixels and a few rules (all of them transparent; all of them their own colour;
+    /// only the one or two commonest unchanged colours their own, the rest transparent: a large
+    /// unchanged area of one colour is often cheapest as itself; `unchangedRuns`), the best of
+    /// which is also tried with the lookahead parse. Every choice shows the same screen.
+    /// - Returns: a rule's or the lookahead's stream (`flexible` empty), or `greedy` itself
+    ///   when it is shortest.
+    private func shortest(_ greedy: Encoded, _ lzw: LZWEncoder) -> Encoded {
         var encoded = greedy
         // The fixed stream the lookahead parse runs on: the frame's own symbols when it has no
         // unchanged pixels to decide, else the rule that the greedy parse compresses best.
@@ -349,6 +355,15 @@ struct GIFFrameOptimizer {
             encoded = Encoded(
                 rect: greedy.rect, symbols: best.symbols, flexible: [], codeSize: greedy.codeSize, data: parsed)
         }
+        return encoded
+    }
+
+    /// The frame as written: `shortest(greedy)` (unless `final`: chosen already), then a smaller
+    /// local colour table when that saves bytes.
+    private func finish(
+        _ greedy: Encoded, final: Bool = false, delay: Int, disposal: Int, _ lzw: LZWEncoder
+    ) -> GIFFramePlan.Frame {
+        let encoded = final ? greedy : shortest(greedy, lzw)
         var frame = GIFFramePlan.Frame(
             rect: encoded.rect, imageData: encoded.data, minimumCodeSize: encoded.codeSize, delay: delay,
             disposal: disposal, transparentIndex: transparent.map(Int.init), localColorTable: nil)
@@ -450,8 +465,9 @@ struct GIFFrameOptimizer {
         return cleared && kept ? stream : nil
     }
 
-    /// Compresses `target` inside `rect`, drawn over `canvas`. When lossy, pixels not
-    /// `pinned` may show any colour within tolerance of `target`'s (the lossy parse picks).
+    /// Compresses `target` inside `rect`, drawn over `canvas`: exact, the greedy stream (unchanged
+    /// pixels flexible, for `finish`); when lossy, the stream `finish` takes as it is, where
+    /// pixels not `pinned` may show any colour within tolerance of `target`'s.
     private func encode(
         _ target: [UInt8], over screen: Screen, in rect: GIFRect, pinned: [Bool] = [], _ lzw: LZWEncoder
     ) throws(EncodeError) -> Encoded {
@@ -558,23 +574,41 @@ struct GIFFrameOptimizer {
         }
         if !similar.isEmpty {
             var wanted = [Int16](repeating: -1, count: count)
+            var widest = largest
             var n = 0
             for y in rect.y..<(rect.y + rect.height) {
                 let row = y * width + rect.x
                 for p in row..<(row + rect.width) {
                     if target[p] != transparent && (pinned.isEmpty || !pinned[p]) {
                         wanted[n] = Int16(target[p])
-                        // The lossy parse may write any colour within tolerance of the wanted one.
-                        largest = max(largest, Int(target[p]), Int(similar[Int(target[p])].max() ?? 0))
+                        widest = max(widest, Int(target[p]), Int(similar[Int(target[p])].max() ?? 0))
                     }
                     n += 1
                 }
             }
+            // The frame is written whichever way comes out shortest after `shortest`: its
+            // symbols as they are (the exact screen within tolerance; unchanged pixels still
+            // flexible for the rules), the lossy parse at their code size, and the lossy parse at
+            // the code size that lets every pixel take any colour within tolerance. So tolerance
+            // never costs a frame bytes over writing it exactly over the same screen.
             let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
-            let (data, written) = lzw.compressLossy(
-                symbols, flexible: flexible, wanted: wanted, similar: similar, alternative: transparent ?? 0,
-                minimumCodeSize: codeSize)
-            return Encoded(rect: rect, symbols: written, flexible: [], codeSize: codeSize, data: data)
+            let exact = Encoded(
+                rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize,
+                data: lzw.compress(
+                    symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: codeSize))
+            var best = shortest(exact, lzw)
+            var sizes = [codeSize]
+            let wideCodeSize = GIFFramePlan.minimumCodeSize(forTableOf: widest + 1)
+            if wideCodeSize != codeSize { sizes.append(wideCodeSize) }
+            for size in sizes {
+                let (data, written) = lzw.compressLossy(
+                    symbols, flexible: flexible, wanted: wanted, similar: similar, alternative: transparent ?? 0,
+                    minimumCodeSize: size)
+                let parsed = shortest(
+                    Encoded(rect: rect, symbols: written, flexible: [], codeSize: size, data: data), lzw)
+                if parsed.data.count < best.data.count { best = parsed }
+            }
+            return best
         }
         let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
         let data = lzw.compress(

@@ -16,7 +16,8 @@ extension LZWEncoder {
     ///   - wanted: per pixel the index whose `similar` list may stand in, or nil for none.
     ///   - similar: per palette index, the other indices within tolerance, nearest first.
     ///   - alternative: the transparency index (or any symbol when `flexible` is empty).
-    ///   - minimumCodeSize: 2…8.
+    ///   - minimumCodeSize: 2…8. Entries of `similar` at or above `1 << minimumCodeSize` are
+    ///     not written; every default symbol and `alternative` must lie below it.
     /// - Returns: the code stream and the symbol written for every pixel.
     func compressLossy(
         _ symbols: [UInt8], flexible: [Bool], wanted: [Int16], similar: [[UInt8]], alternative: UInt8,
@@ -101,7 +102,10 @@ extension LZWRun {
         if let flexible, flexible[i], alternative != own { list.append(alternative) }
         let w = wanted[i]
         if w >= 0 {
-            for s in similar[Int(w)] where s != own && s != alternative { list.append(s) }
+            // The wanted colour itself, when the default is the colour the screen shows.
+            let exact = UInt8(w)
+            if exact != own && exact != alternative && Int(exact) < clearCode { list.append(exact) }
+            for s in similar[Int(w)] where s != own && s != alternative && Int(s) < clearCode { list.append(s) }
         }
     }
 
@@ -115,7 +119,8 @@ extension LZWRun {
             var found = table.lookup(code, symbols[j])
             if found < 0, let flexible, flexible[j] { found = table.lookup(code, alternative) }
             if found < 0, wanted[j] >= 0 {
-                for s in similar[Int(wanted[j])] {
+                if Int(wanted[j]) < clearCode { found = table.lookup(code, UInt8(wanted[j])) }
+                for s in similar[Int(wanted[j])] where found < 0 && Int(s) < clearCode {
                     found = table.lookup(code, s)
                     if found >= 0 { break }
                 }

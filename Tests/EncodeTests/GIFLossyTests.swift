@@ -72,6 +72,36 @@ import Testing
         }
     }
 
+    @Test func aFrameIsNeverLongerThanWrittenExactlyOverTheSameScreen() throws {
+        // Eight colours 16 levels apart and a tolerance of 4: no colour may stand in for another,
+        // so every screen is the exact plan's, and each lossy frame must be no longer than the
+        // exact one (its stream is the shortest of the exact stream and the lossy parses).
+        // Each frame paints a few more pixels of a still pattern of colours 5…8 with colour 1:
+        // exact, the unchanged pattern is written as the transparency index in 2-bit codes; the
+        // lossy parse alone kept the pattern's colours and needed 4-bit codes.
+        let palette = GIFPalette(
+            opaqueColors: (1...8).map { UInt32($0) * 0x10_10_10 }, transparentIndex: 0, quantized: false)
+        let frames = (0..<12).map { k in
+            IndexedFrame(
+                indices: (0..<(40 * 40)).map { p in
+                    let x = p % 40
+                    let y = p / 40
+                    if (x * 7 + y * 13) % 16 < k { return 1 }
+                    return UInt8(5 + (x * 7 + y * 3) % 4)
+                })
+        }
+        let delays = Array(repeating: 5, count: frames.count)
+        let exact = try GIFFrameOptimizer.plan(
+            frames: frames, delays: delays, palette: palette, width: 40, height: 40, loopCount: 0)
+        let lossy = try GIFFrameOptimizer.plan(
+            frames: frames, delays: delays, palette: palette, width: 40, height: 40, loopCount: 0, lossy: 4)
+        #expect(lossy.frames.map(\.rect) == exact.frames.map(\.rect))
+        #expect(lossy.frames.map(\.disposal) == exact.frames.map(\.disposal))
+        for (k, (a, b)) in zip(lossy.frames, exact.frames).enumerated() {
+            #expect(a.imageData.count <= b.imageData.count, "frame \(k)")
+        }
+    }
+
     @Test func zeroIsTheLosslessEncoding() throws {
         for frames in [Self.shaded(seed: 5), GIFSamples.blink(), GIFSamples.noise(), GIFSamples.random(seed: 7)] {
             let delays = Array(repeating: 3, count: frames.count)
