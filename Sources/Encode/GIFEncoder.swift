@@ -46,10 +46,20 @@ public enum GIFEncoder {
                 flattened, colors: survey.frameColors, slots: survey.takeSlots(), wideSlots: survey.frameWideSlots,
                 workers: workers),
             workers: workers)
-        let plan = try GIFFrameOptimizer.plan(
-            frames: indexed, delays: delays, palette: ordered, width: width, height: height,
-            loopCount: loopCount, lossy: options.lossy, workers: workers)
-        let bytes = try GIFWriter.write(plan)
+        // Tolerance is chosen frame by frame over the screen the frames before left, which can
+        // drift from the input and cost later frames more than it saved; the exact plan is
+        // made as well and written when it comes out no larger, so `lossy` never makes a file
+        // larger. The lossy plan's decision pass is serial, so the exact one is made beside it.
+        let tolerances = options.lossy > 0 ? [options.lossy, 0] : [0]
+        let plans = try ParallelWork.map(count: tolerances.count, workers: workers) {
+            (i: Int) throws -> (plan: GIFFramePlan, bytes: [UInt8]) in
+            let plan = try GIFFrameOptimizer.plan(
+                frames: indexed, delays: delays, palette: ordered, width: width, height: height,
+                loopCount: loopCount, lossy: tolerances[i],
+                workers: tolerances.count == 1 ? workers : max(1, workers - 1))
+            return (plan, try GIFWriter.write(plan))
+        }
+        let (plan, bytes) = plans.count == 2 && plans[1].bytes.count <= plans[0].bytes.count ? plans[1] : plans[0]
 
         return GIFEncoding(
             bytes: bytes, paletteSize: ordered.opaqueColors.count, quantized: ordered.quantized,

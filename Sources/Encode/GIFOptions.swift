@@ -23,8 +23,9 @@ public struct GIFOptions: Equatable, Sendable {
     /// (0…255), by which a displayed opaque pixel may differ from its colour after the alpha
     /// policy and palette. A pixel whose wanted colour is within this of what the screen
     /// already shows keeps it instead of being redrawn, and frames the screen already shows
-    /// within it merge with the previous one. Transparency is always exact. 0 (the default)
-    /// is lossless.
+    /// within it merge with the previous one, and the LZW parse may write any colour within it.
+    /// Transparency is always exact. The file is never larger than with 0 (the default, which
+    /// is lossless): when the exact encoding comes out no larger, it is the one written.
     public var lossy: Int
     /// Threads the encoder may use, ≥ 1 (values below 1 count as 1); nil (the default) means
     /// one per online core. The bytes written never depend on it: the work is split by frame
