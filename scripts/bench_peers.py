@@ -8,6 +8,9 @@ For every preset in presets/, the frames are rendered once to PNG by animexport 
   (a)  animexport   `animexport-bench --encode-frames DIR PRESET` (the preset's matte, exact palette)
   (a') animexport   the same with `--matte none`: edges thresholded at 50 % alpha like the peers
   (a'') animexport  (a) with `--lossy LOSSY` (every pixel within LOSSY levels per channel of (a))
+  (a''') animexport (a') with `--lossy 1`: the peers' 1-bit edges, every opaque pixel within one
+                    level per channel of its thresholded colour (ffmpeg's palette may move a
+                    colour much further)
   (b)  ffmpeg       two passes: palettegen, then paletteuse (its defaults: sierra2_4a dither,
                     alpha threshold 128)
   (c)  (b) + gifsicle -O3
@@ -269,6 +272,9 @@ def bench(preset, work):
     a3 = os.path.join(work, name + "-a-lossy.gif")
     out["(a'') animexport --lossy %d" % LOSSY] = (
         run([BENCH, "--encode-frames", frames_dir, preset, "-o", a3, "--lossy", str(LOSSY)]), a3)
+    a4 = os.path.join(work, name + "-a-threshold-lossy.gif")
+    out["(a''') --matte none --lossy 1"] = (
+        run([BENCH, "--encode-frames", frames_dir, preset, "-o", a4, "--matte", "none", "--lossy", "1"]), a4)
     ms_b = ms_palettegen + ms_paletteuse
     out["(b) ffmpeg 2-pass"] = (ms_b, b)
     c = os.path.join(work, name + "-c.gif")
@@ -310,8 +316,13 @@ def bench(preset, work):
         theirs = results[tool]
         print("  ours/%-25s time %.3f  bytes %.3f" % (tool.split(" ", 1)[1], ours[0] / theirs[0], ours[1] / theirs[1]))
     threshold = results["(a') animexport --matte none"]
-    print("  ours --matte none / (c)        bytes %.3f  (same 1-bit edges as the peers)"
-          % (threshold[1] / results["(c) ffmpeg + gifsicle -O3"][1]))
+    print("  ours --matte none / (c)        bytes %.3f  (same 1-bit edges as the peers; PSNR %.3f vs %.3f dB)"
+          % (threshold[1] / results["(c) ffmpeg + gifsicle -O3"][1], threshold[3],
+             results["(c) ffmpeg + gifsicle -O3"][3]))
+    near = results["(a''') --matte none --lossy 1"]
+    print("  ours --matte none --lossy 1 / (c) bytes %.3f  (PSNR %.3f vs %.3f dB)"
+          % (near[1] / results["(c) ffmpeg + gifsicle -O3"][1], near[3],
+             results["(c) ffmpeg + gifsicle -O3"][3]))
     lossy = results["(a'') animexport --lossy %d" % LOSSY]
     print("  ours --lossy %d / (c)           bytes %.3f  (PSNR %.1f vs %.1f dB)"
           % (LOSSY, lossy[1] / results["(c) ffmpeg + gifsicle -O3"][1], lossy[3],
