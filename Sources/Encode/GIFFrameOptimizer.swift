@@ -290,23 +290,39 @@ struct GIFFrameOptimizer {
             // The loops below read the flags through unchecked pointers, one per symbol.
             assert(greedy.flexible.count == greedy.symbols.count, "one flexible flag per symbol")
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
-            var counts = [Int](repeating: 0, count: 256)
-            counts.withUnsafeMutableBufferPointer { counts in
+            // Four tallies, summed after: consecutive pixels are mostly the same colour, and one
+            // tally made each addition wait for the one before through memory.
+            var tallies = [Int](repeating: 0, count: 4 * 256)
+            tallies.withUnsafeMutableBufferPointer { tallies in
                 greedy.symbols.withUnsafeBufferPointer { symbols in
                     greedy.flexible.withUnsafeBytes { flags in
                         // A flag's byte is 0 or 1: added, not branched on.
-                        for p in 0..<symbols.count { counts[Int(symbols[p])] &+= Int(flags[p]) }
+                        let count = symbols.count
+                        var p = 0
+                        while p + 4 <= count {
+                            tallies[Int(symbols[p])] &+= Int(flags[p])
+                            tallies[256 | Int(symbols[p + 1])] &+= Int(flags[p + 1])
+                            tallies[512 | Int(symbols[p + 2])] &+= Int(flags[p + 2])
+                            tallies[768 | Int(symbols[p + 3])] &+= Int(flags[p + 3])
+                            p += 4
+                        }
+                        while p < count {
+                            tallies[Int(symbols[p])] &+= Int(flags[p])
+                            p += 1
+                        }
                     }
                 }
             }
-            let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
-            // Each rule as the colours that keep their own index (1) at unchanged pixels.
-            var rules = [[UInt8](repeating: 0, count: 256), [UInt8](repeating: 1, count: 256)]
-            for colour in common.prefix(2) where common.count > 1 {
-                var own = [UInt8](repeating: 0, count: 256)
-                own[colour] = 1
-                rules.append(own)
+            var counts = [Int](repeating: 0, count: 256)
+            for colour in 0..<256 {
+                counts[colour] =
+                    tallies[colour] &+ tallies[256 | colour] &+ tallies[512 | colour] &+ tallies[768 | colour]
             }
+            let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
+            // Each rule as the one colour that keeps its own index at unchanged pixels: none
+            // (-1: all transparent), all (256), or one of the two commonest.
+            var rules = [-1, 256]
+            for colour in common.prefix(2) where common.count > 1 { rules.append(colour) }
             best.data = []
             // The colour rules, then the run rule (last, so it is kept only when strictly shorter).
             for rule in 0...rules.count {
@@ -317,19 +333,27 @@ struct GIFFrameOptimizer {
                         let runs = Self.unchangedRuns(greedy.symbols, flexible: greedy.flexible, transparent: t)
                     else { continue }
                     fixed = runs
-                } else if rule == 1 {
+                } else if rules[rule] == 256 {
                     // Every unchanged pixel its own colour: the symbols as they are.
                     fixed = greedy.symbols
                 } else {
+                    let kept = rules[rule]
                     fixed = [UInt8](unsafeUninitializedCapacity: greedy.symbols.count) { out, initialized in
                         greedy.symbols.withUnsafeBufferPointer { symbols in
                             greedy.flexible.withUnsafeBytes { flags in
-                                rules[rule].withUnsafeBufferPointer { own in
-                                    // Branch-free: which pixels are unchanged follows the picture,
-                                    // and a branch on it was mispredicted often.
+                                // Branch-free and without a table lookup, so it vectorises: which
+                                // pixels are unchanged follows the picture, and a branch on it was
+                                // mispredicted often.
+                                if kept < 0 {
                                     for p in 0..<symbols.count {
                                         let symbol = symbols[p]
-                                        let clear = flags[p] & (own[Int(symbol)] ^ 1)
+                                        out[p] = symbol ^ ((symbol ^ t) & (0 &- flags[p]))
+                                    }
+                                } else {
+                                    let colour = UInt8(kept)
+                                    for p in 0..<symbols.count {
+                                        let symbol = symbols[p]
+                                        let clear = flags[p] & (symbol == colour ? 0 : 1)
                                         out[p] = symbol ^ ((symbol ^ t) & (0 &- clear))
                                     }
                                 }
