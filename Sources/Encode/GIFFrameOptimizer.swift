@@ -621,15 +621,18 @@ struct GIFFrameOptimizer {
                 data: lzw.compress(
                     symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: codeSize))
             var best = shortest(exact, lzw)
-            var sizes = [codeSize]
+            var streams = [(symbols: symbols, flexible: flexible, codeSize: codeSize)]
             let wideCodeSize = GIFFramePlan.minimumCodeSize(forTableOf: widest + 1)
-            if wideCodeSize != codeSize { sizes.append(wideCodeSize) }
-            for size in sizes {
+            if wideCodeSize != codeSize { streams.append((symbols, flexible, wideCodeSize)) }
+            if let narrower = narrowed(symbols, flexible: flexible, wanted: wanted, codeSize: codeSize) {
+                streams.append(narrower)
+            }
+            for stream in streams {
                 let (data, written) = lzw.compressLossy(
-                    symbols, flexible: flexible, wanted: wanted, similar: similar, alternative: transparent ?? 0,
-                    minimumCodeSize: size)
+                    stream.symbols, flexible: stream.flexible, wanted: wanted, similar: similar,
+                    alternative: transparent ?? 0, minimumCodeSize: stream.codeSize)
                 let parsed = shortest(
-                    Encoded(rect: rect, symbols: written, flexible: [], codeSize: size, data: data), lzw)
+                    Encoded(rect: rect, symbols: written, flexible: [], codeSize: stream.codeSize, data: data), lzw)
                 if parsed.data.count < best.data.count { best = parsed }
             }
             return best
@@ -638,6 +641,39 @@ struct GIFFrameOptimizer {
         let data = lzw.compress(
             symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: codeSize)
         return Encoded(rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize, data: data)
+    }
+
+    /// A lossy frame's symbols at the smallest code size below `codeSize` that every pixel can
+    /// be written in within tolerance, or nil when there is none: an unchanged pixel whose
+    /// index does not fit becomes the transparency index (which shows the same), and a pixel
+    /// whose wanted index does not fit takes the nearest entry within tolerance that does.
+    /// Pixels with no `wanted` index (pinned, transparent) keep their symbol.
+    private func narrowed(_ symbols: [UInt8], flexible: [Bool], wanted: [Int16], codeSize: Int)
+        -> (symbols: [UInt8], flexible: [Bool], codeSize: Int)?
+    {
+        guard let t = transparent, codeSize > 2 else { return nil }
+        // The smallest index each pixel may be written as.
+        var need = Int(t)
+        for n in 0..<symbols.count where flexible.isEmpty || !flexible[n] {
+            let w = Int(wanted[n])
+            let own = Int(symbols[n])
+            need = max(need, w < 0 ? own : min(own, w, Int(similar[w].min() ?? UInt8(w))))
+            if need >= 1 << (codeSize - 1) { return nil }
+        }
+        let size = GIFFramePlan.minimumCodeSize(forTableOf: need + 1)
+        let limit = 1 << size
+        var narrowSymbols = symbols
+        var narrowFlexible = flexible
+        for n in 0..<symbols.count where Int(symbols[n]) >= limit {
+            if !flexible.isEmpty && flexible[n] {
+                narrowSymbols[n] = t
+                narrowFlexible[n] = false
+            } else {
+                let w = Int(wanted[n])
+                narrowSymbols[n] = w < limit ? UInt8(w) : similar[w].first { Int($0) < limit } ?? t
+            }
+        }
+        return (narrowSymbols, narrowFlexible, size)
     }
 
     /// Inside `rect`, how many pixels of `next` differ from `canvas`, and how many from `t`

@@ -148,6 +148,35 @@ import Testing
         }
     }
 
+    @Test func aRareFarIndexIsWrittenAsANearSmallOneForShorterCodes() throws {
+        // Entry 8 is one level from entry 1; entries 2…7 are 16 levels apart. Frame 1 draws a
+        // checkerboard of entries 2 and 8 over entry 5: exact, index 8 needs 4-bit codes; at
+        // a tolerance of 1 the lossy frame writes entry 1 instead and fits 2-bit codes.
+        let colours = (1...7).map { UInt32($0) * 0x10_10_10 } + [0x11_11_11]
+        let palette = GIFPalette(opaqueColors: colours, transparentIndex: 0, quantized: false)
+        let frame0 = [UInt8](repeating: 5, count: 24 * 24)
+        let frame1 = (0..<(24 * 24)).map { p -> UInt8 in (p % 24 + p / 24) % 2 == 0 ? 2 : 8 }
+        let frames = [frame0, frame1].map { IndexedFrame(indices: $0) }
+        let exact = try GIFFrameOptimizer.plan(
+            frames: frames, delays: [10, 10], palette: palette, width: 24, height: 24, loopCount: 0)
+        let lossy = try GIFFrameOptimizer.plan(
+            frames: frames, delays: [10, 10], palette: palette, width: 24, height: 24, loopCount: 0, lossy: 1)
+        #expect(exact.frames[1].minimumCodeSize == 4)
+        #expect(lossy.frames[1].minimumCodeSize == 2)
+        #expect(lossy.frames[1].imageData.count < exact.frames[1].imageData.count)
+        // Every pixel shows its colour or one within a level.
+        let decoded = try GIFDecoder.decode(try GIFWriter.write(lossy))
+        let shown = decoded.frames[1].canvas
+        for p in 0..<(24 * 24) {
+            let want = colours[Int(frame1[p]) - 1]
+            for c in 0..<3 {
+                let wanted = Int((want >> UInt32(16 - 8 * c)) & 0xFF)
+                #expect(abs(Int(shown.pixels[4 * p + c]) - wanted) <= 1, "pixel \(p)")
+            }
+            #expect(shown.pixels[4 * p + 3] == 255)
+        }
+    }
+
     @Test func zeroIsTheLosslessEncoding() throws {
         for frames in [Self.shaded(seed: 5), GIFSamples.blink(), GIFSamples.noise(), GIFSamples.random(seed: 7)] {
             let delays = Array(repeating: 3, count: frames.count)
