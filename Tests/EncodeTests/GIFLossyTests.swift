@@ -177,6 +177,58 @@ import Testing
         }
     }
 
+    @Test(arguments: [1, 3, 8])
+    func randomPlansStayWithinTheTolerance(lossy: Int) throws {
+        // Palettes of 60 entries in clusters a few levels wide, shuffled so near entries lie far
+        // apart in the table (every candidate stream then has choices, the narrowed one too),
+        // and frames of blobs of random entries over the last frame, with transparent holes.
+        for seed in UInt64(1)...12 {
+            var random = TestRandom(state: seed)
+            var colours: [UInt32] = []
+            while colours.count < 60 {
+                let base = (0..<3).map { _ in 8 + random.next(240) }
+                for _ in 0..<(1 + random.next(6)) where colours.count < 60 {
+                    let c = base.map { UInt32(max(0, min(255, $0 + random.next(9) - 4))) }
+                    let colour = c[0] << 16 | c[1] << 8 | c[2]
+                    if !colours.contains(colour) { colours.append(colour) }
+                }
+            }
+            for i in stride(from: colours.count - 1, to: 0, by: -1) { colours.swapAt(i, random.next(i + 1)) }
+            let palette = GIFPalette(opaqueColors: colours, transparentIndex: 0, quantized: false)
+            let (w, h) = (6 + random.next(30), 6 + random.next(30))
+            var frame = [UInt8](repeating: UInt8(1 + random.next(60)), count: w * h)
+            var frames: [IndexedFrame] = []
+            for _ in 0..<8 {
+                for _ in 0..<(1 + random.next(5)) {
+                    let (x0, y0) = (random.next(w), random.next(h))
+                    let (bw, bh) = (1 + random.next(w / 2 + 1), 1 + random.next(h / 2 + 1))
+                    let index = random.next(6) == 0 ? 0 : UInt8(1 + random.next(60))
+                    for y in y0..<min(h, y0 + bh) {
+                        for x in x0..<min(w, x0 + bw) where random.next(4) != 0 { frame[y * w + x] = index }
+                    }
+                }
+                frames.append(IndexedFrame(indices: frame))
+            }
+            let delays = (0..<frames.count).map { _ in 2 + random.next(5) }
+            let plan = try GIFFrameOptimizer.plan(
+                frames: frames, delays: delays, palette: palette, width: w, height: h, loopCount: 0, lossy: lossy)
+            let decoded = try GIFDecoder.decode(try GIFWriter.write(plan))
+            #expect(decoded.frames.map(\.delay).reduce(0, +) == delays.reduce(0, +))
+            for (k, shown) in Self.shownFrames(decoded, delays: delays).enumerated() {
+                for p in 0..<(w * h) {
+                    let index = Int(frames[k].indices[p])
+                    #expect((shown.pixels[4 * p + 3] == 0) == (index == 0), "seed \(seed), frame \(k), pixel \(p)")
+                    guard index > 0 else { continue }
+                    let want = colours[index - 1]
+                    for c in 0..<3 {
+                        let wanted = Int((want >> UInt32(16 - 8 * c)) & 0xFF)
+                        #expect(abs(Int(shown.pixels[4 * p + c]) - wanted) <= lossy, "seed \(seed), frame \(k)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func zeroIsTheLosslessEncoding() throws {
         for frames in [Self.shaded(seed: 5), GIFSamples.blink(), GIFSamples.noise(), GIFSamples.random(seed: 7)] {
             let delays = Array(repeating: 3, count: frames.count)
