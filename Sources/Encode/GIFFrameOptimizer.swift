@@ -188,6 +188,8 @@ struct GIFFrameOptimizer {
         while k < frames.count {
             let target = frames[k].indices
             var delay = frames[k].delay
+            // The frame's own number (`k` moves on past the frames merged into it).
+            let first = k
             // What the screen shows once this frame is drawn (the target itself when exact).
             let shown = display(target, over: canvas)
             // Pixels where merged frames differ from this one must display `shown` exactly.
@@ -207,7 +209,7 @@ struct GIFFrameOptimizer {
             let isLast = k == frames.count - 1
             // The screen starts transparent, so frame 0 too covers only what differs from that.
             let rect =
-                transparent == nil && k == 0
+                transparent == nil && first == 0
                 ? full : (differenceBox(canvas, target) ?? GIFRect(x: 0, y: 0, width: 1, height: 1))
             var frame = Decided(
                 target: target, canvas: screen, rect: rect, pinned: pinned, encoded: nil, delay: delay,

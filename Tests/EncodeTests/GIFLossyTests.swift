@@ -229,6 +229,31 @@ import Testing
         }
     }
 
+    @Test func anOpaqueFirstFrameThatMergesStillCoversTheScreen() throws {
+        // Four opaque colours: no transparency index, so frame 0 must cover the whole screen
+        // (a player starts it transparent). Frame 1 is within a level of frame 0 and merges
+        // into it; the merged frame once took a later frame's number and covered only the
+        // pixels that differ from index 0 (one pixel here), leaving three transparent.
+        let colours: [Pixel] = [Pixel(81, 183, 223), Pixel(82, 182, 224), Pixel(200, 40, 60), Pixel(201, 41, 61)]
+        let frames = colours.map { colour in makeImage(width: 2, height: 2) { _, _ in colour } }
+        let encoded = try GIFEncoder.encode(
+            frames: frames, delays: [4, 4, 4, 4], options: GIFOptions(lossy: 1))
+        #expect(!encoded.hasTransparency)
+        let decoded = try GIFDecoder.decode(encoded.bytes)
+        #expect(decoded.frames.map(\.delay) == [8, 8])
+        for (frame, colour) in zip(decoded.frames, [colours[0], colours[2]]) {
+            for y in 0..<2 {
+                for x in 0..<2 {
+                    let shown = pixel(frame.canvas, x, y)
+                    #expect(shown.a == 255, "(\(x), \(y))")
+                    #expect(
+                        abs(Int(shown.r) - Int(colour.r)) <= 1 && abs(Int(shown.g) - Int(colour.g)) <= 1
+                            && abs(Int(shown.b) - Int(colour.b)) <= 1)
+                }
+            }
+        }
+    }
+
     @Test func zeroIsTheLosslessEncoding() throws {
         for frames in [Self.shaded(seed: 5), GIFSamples.blink(), GIFSamples.noise(), GIFSamples.random(seed: 7)] {
             let delays = Array(repeating: 3, count: frames.count)
