@@ -102,10 +102,13 @@ extension LZWRun {
         if let flexible, flexible[i], alternative != own { list.append(alternative) }
         let w = wanted[i]
         if w >= 0 {
-            // The wanted colour itself, when the default is the colour the screen shows.
+            // The wanted colour itself, when the default is the colour the screen shows. Neither
+            // it nor `similar` holds the transparency index, so neither repeats `alternative`
+            // when that was offered; without a transparency index, `alternative` is just
+            // index 0, a colour like any other.
             let exact = UInt8(w)
-            if exact != own && exact != alternative && Int(exact) < clearCode { list.append(exact) }
-            for s in similar[Int(w)] where s != own && s != alternative && Int(s) < clearCode { list.append(s) }
+            if exact != own && Int(exact) < clearCode { list.append(exact) }
+            for s in similar[Int(w)] where s != own && Int(s) < clearCode { list.append(s) }
         }
     }
 

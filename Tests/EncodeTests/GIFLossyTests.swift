@@ -182,27 +182,32 @@ import Testing
         // Palettes of 60 entries in clusters a few levels wide, shuffled so near entries lie far
         // apart in the table (every candidate stream then has choices, the narrowed one too),
         // and frames of blobs of random entries over the last frame, with transparent holes.
+        // Even seeds have 64 opaque entries and no transparency index: index 0 is a colour.
         for seed in UInt64(1)...12 {
+            let opaque = seed % 2 == 0
+            let entries = opaque ? 64 : 60
             var random = TestRandom(state: seed)
             var colours: [UInt32] = []
-            while colours.count < 60 {
+            while colours.count < entries {
                 let base = (0..<3).map { _ in 8 + random.next(240) }
-                for _ in 0..<(1 + random.next(6)) where colours.count < 60 {
+                for _ in 0..<(1 + random.next(6)) where colours.count < entries {
                     let c = base.map { UInt32(max(0, min(255, $0 + random.next(9) - 4))) }
                     let colour = c[0] << 16 | c[1] << 8 | c[2]
                     if !colours.contains(colour) { colours.append(colour) }
                 }
             }
             for i in stride(from: colours.count - 1, to: 0, by: -1) { colours.swapAt(i, random.next(i + 1)) }
-            let palette = GIFPalette(opaqueColors: colours, transparentIndex: 0, quantized: false)
+            let palette = GIFPalette(opaqueColors: colours, transparentIndex: opaque ? nil : 0, quantized: false)
             let (w, h) = (6 + random.next(30), 6 + random.next(30))
-            var frame = [UInt8](repeating: UInt8(1 + random.next(60)), count: w * h)
+            // The index of entry e: e + 1 beside a transparency index at 0, else e.
+            let first = opaque ? 0 : 1
+            var frame = [UInt8](repeating: UInt8(first + random.next(entries)), count: w * h)
             var frames: [IndexedFrame] = []
             for _ in 0..<8 {
                 for _ in 0..<(1 + random.next(5)) {
                     let (x0, y0) = (random.next(w), random.next(h))
                     let (bw, bh) = (1 + random.next(w / 2 + 1), 1 + random.next(h / 2 + 1))
-                    let index = random.next(6) == 0 ? 0 : UInt8(1 + random.next(60))
+                    let index = !opaque && random.next(6) == 0 ? 0 : UInt8(first + random.next(entries))
                     for y in y0..<min(h, y0 + bh) {
                         for x in x0..<min(w, x0 + bw) where random.next(4) != 0 { frame[y * w + x] = index }
                     }
@@ -217,9 +222,10 @@ import Testing
             for (k, shown) in Self.shownFrames(decoded, delays: delays).enumerated() {
                 for p in 0..<(w * h) {
                     let index = Int(frames[k].indices[p])
-                    #expect((shown.pixels[4 * p + 3] == 0) == (index == 0), "seed \(seed), frame \(k), pixel \(p)")
-                    guard index > 0 else { continue }
-                    let want = colours[index - 1]
+                    let clear = !opaque && index == 0
+                    #expect((shown.pixels[4 * p + 3] == 0) == clear, "seed \(seed), frame \(k), pixel \(p)")
+                    guard !clear else { continue }
+                    let want = colours[index - first]
                     for c in 0..<3 {
                         let wanted = Int((want >> UInt32(16 - 8 * c)) & 0xFF)
                         #expect(abs(Int(shown.pixels[4 * p + c]) - wanted) <= lossy, "seed \(seed), frame \(k)")
