@@ -56,7 +56,9 @@ public enum GIFEncoder {
             let plan = try GIFFrameOptimizer.plan(
                 frames: indexed, delays: delays, palette: ordered, width: width, height: height,
                 loopCount: loopCount, lossy: tolerances[i],
-                workers: tolerances.count == 1 ? workers : max(1, workers - 1))
+                // Side by side, the lossy plan (serial but for its last, light stage) takes one
+                // thread and the exact plan the rest: `workers` threads in all.
+                workers: tolerances.count == 1 ? workers : i == 0 ? 1 : max(1, workers - 1))
             return (plan, try GIFWriter.write(plan))
         }
         let (plan, bytes) = plans.count == 2 && plans[1].bytes.count <= plans[0].bytes.count ? plans[1] : plans[0]

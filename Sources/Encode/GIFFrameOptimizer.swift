@@ -53,6 +53,9 @@ struct GIFFrameOptimizer {
     let near: [Bool]
     /// Per palette index, the other indices within tolerance, nearest first (lossy only).
     let similar: [[UInt8]]
+    /// Per palette index, the smallest index that may stand in for it: itself or one of
+    /// `similar` (lossy only).
+    let smallestSimilar: [Int]
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
     /// centiseconds each.
@@ -66,11 +69,13 @@ struct GIFFrameOptimizer {
         loopCount: Int?, lossy: Int = 0, workers: Int = 1
     ) throws -> GIFFramePlan {
         let transparent = palette.transparentIndex.map { UInt8($0) }
+        let similar = lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : []
         let optimizer = GIFFrameOptimizer(
             width: width, height: height, transparent: transparent,
             globalTable: palette.colorTable,
             near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
-            similar: lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : [])
+            similar: similar,
+            smallestSimilar: similar.enumerated().map { index, list in min(index, Int(list.min() ?? UInt8(255))) })
         let merged = merge(frames.map(\.indices), delays: delays, workers: workers)
         let planned = try optimizer.planFrames(merged, workers: workers)
         return GIFFramePlan(
@@ -623,12 +628,12 @@ struct GIFFrameOptimizer {
                 data: lzw.compress(
                     symbols, flexible: flexible, alternative: transparent ?? 0, minimumCodeSize: codeSize))
             var best = shortest(exact, lzw)
-            var streams = [(symbols: symbols, flexible: flexible, codeSize: codeSize)]
+            var streams = [
+                narrowed(symbols, flexible: flexible, wanted: wanted, codeSize: codeSize)
+                    ?? (symbols: symbols, flexible: flexible, codeSize: codeSize)
+            ]
             let wideCodeSize = GIFFramePlan.minimumCodeSize(forTableOf: widest + 1)
             if wideCodeSize != codeSize { streams.append((symbols, flexible, wideCodeSize)) }
-            if let narrower = narrowed(symbols, flexible: flexible, wanted: wanted, codeSize: codeSize) {
-                streams.append(narrower)
-            }
             for stream in streams {
                 let (data, written) = lzw.compressLossy(
                     stream.symbols, flexible: stream.flexible, wanted: wanted, similar: similar,
@@ -659,7 +664,7 @@ struct GIFFrameOptimizer {
         for n in 0..<symbols.count where flexible.isEmpty || !flexible[n] {
             let w = Int(wanted[n])
             let own = Int(symbols[n])
-            need = max(need, w < 0 ? own : min(own, w, Int(similar[w].min() ?? UInt8(w))))
+            need = max(need, w < 0 ? own : min(own, smallestSimilar[w]))
             if need >= 1 << (codeSize - 1) { return nil }
         }
         let size = GIFFramePlan.minimumCodeSize(forTableOf: need + 1)
