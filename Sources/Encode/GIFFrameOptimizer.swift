@@ -619,9 +619,10 @@ struct GIFFrameOptimizer {
             }
             // The frame is written whichever way comes out shortest after `shortest`: its
             // symbols as they are (the exact screen within tolerance; unchanged pixels still
-            // flexible for the rules), the lossy parse at their code size, and the lossy parse at
-            // the code size that lets every pixel take any colour within tolerance. So tolerance
-            // never costs a frame bytes over writing it exactly over the same screen.
+            // flexible for the rules); the lossy parse at the smallest code size every pixel fits
+            // within tolerance (`narrowed`), else at the symbols' own; and the lossy parse at the
+            // code size that lets every pixel take any colour within tolerance, when wider. So
+            // tolerance never costs a frame bytes over writing it exactly over the same screen.
             let codeSize = GIFFramePlan.minimumCodeSize(forTableOf: largest + 1)
             let exact = Encoded(
                 rect: rect, symbols: symbols, flexible: flexible, codeSize: codeSize,
@@ -676,6 +677,8 @@ struct GIFFrameOptimizer {
                 narrowSymbols[n] = t
                 narrowFlexible[n] = false
             } else {
+                // `need` was at most the smallest stand-in, so one below `limit` exists (and a
+                // pixel with no wanted index fitted already).
                 let w = Int(wanted[n])
                 narrowSymbols[n] = w < limit ? UInt8(w) : similar[w].first { Int($0) < limit } ?? t
             }
