@@ -43,8 +43,9 @@ extension Command {
           --loop N|forever       total plays (default forever; 1 writes no NETSCAPE2.0 block)
           --dither MODE          none (default), ordered or fs: how a palette that had to be
                                  reduced (over 255 colours) approximates the rest
-          --lossy N              let each pixel be up to N levels per channel off (0…255;
-                                 default 0, lossless): smaller files, transparency kept exact
+          --lossy N              let each pixel be up to N levels per channel off its
+                                 palette colour (0…255; default 0, lossless); transparency
+                                 stays exact, and the file is never larger than lossless
 
         SPRITE SHEET
           --columns N            cells per row (default: ceil(sqrt(frames)))

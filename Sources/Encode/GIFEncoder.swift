@@ -11,8 +11,9 @@ public import Render
 /// Output rules (semantics.md §8): GIF89a; logical screen = frame size; one global colour
 /// table; a dedicated transparency index (also the background index) when any pixel is
 /// transparent; frame 0 covers the screen, later frames only what changed; every composited
-/// frame equals the input after the alpha policy; consecutive identical frames are merged
-/// with their delays summed, so the total duration is exactly the sum of `delays`; the
+/// frame equals the input after the alpha policy (with `GIFOptions.lossy` N, each opaque pixel
+/// within N levels per channel of it, alpha exact); consecutive identical frames (within N)
+/// are merged with their delays summed, so the total duration is exactly the sum of `delays`; the
 /// NETSCAPE2.0 block per `LoopCount`. Identical input gives identical bytes on any machine.
 public enum GIFEncoder {
     /// Encodes an animation.

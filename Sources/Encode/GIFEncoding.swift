@@ -16,7 +16,8 @@ public struct GIFEncoding: Equatable, Sendable {
     /// Pixels (summed over all frames) with 0 < alpha < 255 that lost their partial alpha
     /// because no matte was given; 0 with a matte. The CLI warns with this number.
     public var collapsedEdgePixels: Int
-    /// Images in the file: the input frames less those merged into an identical predecessor.
+    /// Images in the file: the input frames less those merged into the one before (an
+    /// identical one; with `GIFOptions.lossy`, one the screen already shows within tolerance).
     public var frameCount: Int
 
     /// A value with the given fields.

@@ -26,7 +26,7 @@
 /// - **Code size**: a frame written with the global table uses the LZW minimum code size of the
 ///   largest index it must write; an unchanged pixel whose own index needs more is written as
 ///   the transparency index (`GIFPalette.reorderedByUse` gives busy colours small indices).
-/// - **Parse**: of the greedy stream and the rules in `finish`, the shortest under the
+/// - **Parse**: of the greedy stream and the rules in `shortest`, the shortest under the
 ///   greedy parse is also tried with `LZWEncoder.compressWithLookahead`; the shorter is kept.
 /// - **Local colour tables**: a frame whose rectangle uses few colours gets a smaller local
 ///   table when table plus shorter codes come out smaller than the global table's codes.
@@ -297,34 +297,7 @@ struct GIFFrameOptimizer {
             // The loops below read the flags through unchecked pointers, one per symbol.
             assert(greedy.flexible.count == greedy.symbols.count, "one flexible flag per symbol")
             // The flexible pixels fit the greedy code size whatever they become (`encode`).
-            // Four tallies, summed after: consecutive pixels are mostly the same colour, and one
-            // tally made each addition wait for the one before through memory.
-            var tallies = [Int](repeating: 0, count: 4 * 256)
-            tallies.withUnsafeMutableBufferPointer { tallies in
-                greedy.symbols.withUnsafeBufferPointer { symbols in
-                    greedy.flexible.withUnsafeBytes { flags in
-                        // A flag's byte is 0 or 1: added, not branched on.
-                        let count = symbols.count
-                        var p = 0
-                        while p + 4 <= count {
-                            tallies[Int(symbols[p])] &+= Int(flags[p])
-                            tallies[256 | Int(symbols[p + 1])] &+= Int(flags[p + 1])
-                            tallies[512 | Int(symbols[p + 2])] &+= Int(flags[p + 2])
-                            tallies[768 | Int(symbols[p + 3])] &+= Int(flags[p + 3])
-                            p += 4
-                        }
-                        while p < count {
-                            tallies[Int(symbols[p])] &+= Int(flags[p])
-                            p += 1
-                        }
-                    }
-                }
-            }
-            var counts = [Int](repeating: 0, count: 256)
-            for colour in 0..<256 {
-                counts[colour] =
-                    tallies[colour] &+ tallies[256 | colour] &+ tallies[512 | colour] &+ tallies[768 | colour]
-            }
+            let counts = Self.unchangedCounts(greedy.symbols, flexible: greedy.flexible)
             let common = (0..<256).filter { counts[$0] > 0 }.sorted { (counts[$0], -$0) > (counts[$1], -$1) }
             // Each rule as the one colour that keeps its own index at unchanged pixels: none
             // (-1: all transparent), all (256), or one of the two commonest.
@@ -387,6 +360,40 @@ struct GIFFrameOptimizer {
                 rect: greedy.rect, symbols: best.symbols, flexible: [], codeSize: greedy.codeSize, data: parsed)
         }
         return encoded
+    }
+
+    /// Per palette index, how many of `symbols` are unchanged pixels (`flexible`, same count)
+    /// of that index: 256 counts.
+    static func unchangedCounts(_ symbols: [UInt8], flexible: [Bool]) -> [Int] {
+        precondition(flexible.count == symbols.count, "one flexible flag per symbol")
+        // Four tallies, summed after: consecutive pixels are mostly the same colour, and one
+        // tally made each addition wait for the one before through memory.
+        var tallies = [Int](repeating: 0, count: 4 * 256)
+        tallies.withUnsafeMutableBufferPointer { tallies in
+            symbols.withUnsafeBufferPointer { symbols in
+                flexible.withUnsafeBytes { flags in
+                    // A flag's byte is 0 or 1: added, not branched on.
+                    let count = symbols.count
+                    var p = 0
+                    while p + 4 <= count {
+                        tallies[Int(symbols[p])] &+= Int(flags[p])
+                        tallies[256 | Int(symbols[p + 1])] &+= Int(flags[p + 1])
+                        tallies[512 | Int(symbols[p + 2])] &+= Int(flags[p + 2])
+                        tallies[768 | Int(symbols[p + 3])] &+= Int(flags[p + 3])
+                        p += 4
+                    }
+                    while p < count {
+                        tallies[Int(symbols[p])] &+= Int(flags[p])
+                        p += 1
+                    }
+                }
+            }
+        }
+        var counts = [Int](repeating: 0, count: 256)
+        for colour in 0..<256 {
+            counts[colour] = tallies[colour] &+ tallies[256 | colour] &+ tallies[512 | colour] &+ tallies[768 | colour]
+        }
+        return counts
     }
 
     /// The frame as written: `shortest(greedy)` (unless `final`: chosen already), then a smaller

@@ -624,3 +624,25 @@ func dashedTracksDecodeExactlyWithAnyWorkerCount(seed: Int) throws {
     #expect(one.bytes == three.bytes, "seed \(seed)")
     #expect(shownOverTime(try GIFDecoder.decode(one.bytes), delays: delays) == frames, "seed \(seed)")
 }
+
+@Test func unchangedCountsMatchPlainCountingOnRandomStreams() {
+    // Lengths around the four-pixel step, runs of one colour (the tallies' reason) and
+    // scattered colours, unchanged flags random or all set.
+    var random = TestRandom(state: 41)
+    for length in [0, 1, 3, 4, 5, 7, 8, 63, 64, 65, 1001] {
+        for style in 0..<3 {
+            var symbols: [UInt8] = []
+            while symbols.count < length {
+                let run = style == 0 ? 1 : 1 + random.next(40)
+                symbols += [UInt8](repeating: UInt8(random.next(style == 2 ? 4 : 256)), count: run)
+            }
+            symbols = Array(symbols.prefix(length))
+            let flexible = symbols.map { _ in style == 1 || random.next(3) != 0 }
+            var plain = [Int](repeating: 0, count: 256)
+            for (symbol, unchanged) in zip(symbols, flexible) where unchanged { plain[Int(symbol)] += 1 }
+            #expect(
+                GIFFrameOptimizer.unchangedCounts(symbols, flexible: flexible) == plain,
+                "length \(length), style \(style)")
+        }
+    }
+}
