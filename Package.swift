@@ -12,7 +12,7 @@ let package = Package(
     products: [
         .executable(name: "animexport", targets: ["animexport"]),
         .library(
-            name: "AnimexportKit", targets: ["Geometry", "Spec", "Timeline", "Render", "Encode"]),
+            name: "AnimexportKit", targets: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export"]),
     ],
     targets: [
         // C libraries.
@@ -37,10 +37,15 @@ let package = Package(
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
         .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant"]),
+        // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
+        // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
+        .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),
         .target(
-            name: "AnimexportCLI", dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode", "CMalloc"]),
-        .executableTarget(name: "animexport", dependencies: ["AnimexportCLI"]),
-        .executableTarget(name: "animexport-bench", dependencies: ["AnimexportCLI"]),
+            name: "AnimexportCLI",
+            dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc"]),
+        .executableTarget(name: "animexport", dependencies: ["AnimexportCLI", "Export"]),
+        .executableTarget(
+            name: "animexport-bench", dependencies: ["Export", "Encode", "Render", "Spec", "Timeline"]),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SpecTests", dependencies: ["Spec"]),
@@ -48,7 +53,7 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Render", "CCairo"]),
         .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
         .testTarget(
-            name: "CLITests", dependencies: ["AnimexportCLI", "Encode", "Render", "Spec", "Timeline"],
+            name: "CLITests", dependencies: ["AnimexportCLI", "Export", "Encode", "Render", "Spec", "Timeline"],
             resources: [.copy("Fixtures")]),
     ]
 )

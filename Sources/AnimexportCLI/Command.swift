@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Export
 import Foundation
 
 /// The `animexport` command: parses arguments, then exports (the default), lists, validates or
@@ -7,7 +8,7 @@ import Foundation
 /// every option, message and exit code.
 public enum Command {
     /// The tool's version, printed by `--version` and written into sprite-sheet metadata.
-    public static let version = "0.1.0"
+    public static let version = Exporter.version
 
     /// Runs the command.
     /// - Parameter arguments: the arguments after the program name.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Export
 import Foundation
 import Spec
 
@@ -54,14 +55,13 @@ enum ExportCommand {
     static func execute(
         _ jobs: [ExportJob], options: Options, mode: Mode, console: Console
     ) -> (code: ExitCode, files: Int) {
-        let extras = JobExecutor.Extras(
-            timing: options.reportPath != nil || options.previewPath != nil, preview: options.previewPath != nil)
+        let keepBytes = options.previewPath != nil
         let threads = options.threadCount
         let workers = JobRunner.frameWorkers(threads: threads, jobs: jobs.count)
         let progress = console.progress
-        for job in jobs { progress?.expect(frames: framesToRender(job, extras: extras)) }
+        for job in jobs { progress?.expect(frames: (try? job.request.framesToRender()) ?? 0) }
         let outcomes = JobRunner.run(count: jobs.count, threads: threads) { i in
-            perform(jobs[i], options: options, extras: extras, mode: mode, workers: workers, progress: progress)
+            perform(jobs[i], keepBytes: keepBytes, mode: mode, workers: workers, progress: progress)
         } deliver: { outcome in
             report(outcome, options: options, mode: mode, console: console)
         }
@@ -102,59 +102,35 @@ enum ExportCommand {
         return (.success, fileCount + extraFiles.count)
     }
 
-    /// Frames the job will render (for the progress line).
-    static func framesToRender(_ job: ExportJob, extras: JobExecutor.Extras) -> Int {
-        if job.stillTime != nil { return 0 }
-        let needGIF = job.wantsGIF || extras.preview
-        let needFull = job.wantsSheet || extras.preview || job.wantsFrames || (needGIF && job.gifPlan == job.plan)
-        return (needFull ? job.plan.frameCount : 0) + (needGIF && job.gifPlan != job.plan ? job.gifPlan.frameCount : 0)
-    }
-
+    /// Makes one job's files into a staging area and commits them together (write), or compares
+    /// them as they come (check).
     private static func perform(
-        _ job: ExportJob, options: Options, extras: JobExecutor.Extras, mode: Mode, workers: Int,
-        progress: ProgressMeter?
+        _ job: ExportJob, keepBytes: Bool, mode: Mode, workers: Int, progress: ProgressMeter?
     ) -> Outcome {
-        var product: JobProduct
         var tick: (@Sendable () -> Void)?
         if let progress { tick = { progress.advance() } }
+        let staging = StagingSink()
+        let comparing = ComparingSink()
+        let sink: any OutputSink = mode == .write ? staging : comparing
+        let product: JobProduct
         do throws(JobPlanner.JobError) {
-            product = try JobExecutor.run(job, options: options, extras: extras, workers: workers, progress: tick)
+            product = try JobExecutor.run(job, sink: sink, keepBytes: keepBytes, workers: workers, progress: tick)
         } catch {
+            staging.discard()
             return Outcome(error: error)
         }
         var outcome = Outcome()
-        outcome.fileCount = product.files.count
-        var written: [String] = []
-        for file in product.files {
-            switch mode {
-            case .write:
-                do {
-                    try AtomicFile.write(file.bytes, to: file.path)
-                    written.append(file.path)
-                } catch {
-                    // Say which of this job's files are complete (a full disk can stop it halfway).
-                    let done =
-                        written.isEmpty
-                        ? ""
-                        : " (written before it: \(written.prefix(3).joined(separator: ", "))"
-                            + (written.count > 3 ? " and \(written.count - 3) more" : "") + ")"
-                    return Outcome(error: JobPlanner.JobError(code: .failure, message: error.message + done))
-                }
-            case .check:
-                if let existing = FileManager.default.contents(atPath: file.path) {
-                    if !existing.elementsEqual(file.bytes) { outcome.different.append(file.path) }
-                } else {
-                    outcome.missing.append(file.path)
-                }
+        switch mode {
+        case .write:
+            do {
+                outcome.fileCount = try staging.commit().count
+            } catch {
+                return Outcome(error: JobPlanner.JobError(code: .failure, message: error.message))
             }
-        }
-        // Written or compared: keep only what the report and the preview need, so a large batch
-        // does not hold every image until the end.
-        product.files = []
-        if !extras.preview {
-            product.gif = nil
-            product.sheet = nil
-            product.sheetPNG = nil
+        case .check:
+            outcome.fileCount = comparing.count
+            outcome.missing = comparing.missing
+            outcome.different = comparing.different
         }
         outcome.product = product
         return outcome

@@ -1,37 +1,40 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Export
 import Spec
 import Timeline
 
 /// One unit of work: a preset with one `--set` combination at one scale, its loop plans and the
 /// files it writes. Planned (and checked) before anything is rendered.
-struct ExportJob: Equatable, Sendable {
+struct ExportJob: Sendable {
     /// The preset file as the user named it.
     var presetPath: String
-    /// The composition with this variant's params and `--background` applied.
-    var composition: Composition
     /// The `--set` combination.
     var variant: Variant
-    /// Pixels per point.
-    var scale: Double
     /// `NAME` + variant suffix + `@Sx`: names the job in messages.
     var stem: String
-    /// Frames at the requested rate (sheets, frame PNGs).
-    var plan: LoopPlan
-    /// Frames for the GIF: the same plan, or one at 50 fps when the rate is higher.
-    var gifPlan: LoopPlan
+    /// What the library makes: composition (params and `--background` applied), the requested
+    /// plan, scale, targets (with the preview-only ones) and every format option.
+    var request: ExportRequest
+    /// Each target's own frame plan, in target order (`ExportRequest.framePlans`).
+    var framePlans: [LoopPlan]
+
+    /// The composition with this variant's params and `--background` applied.
+    var composition: Composition { request.composition }
+    /// Pixels per point.
+    var scale: Double { request.scale }
+    /// Frames at the requested rate.
+    var plan: LoopPlan { request.plan }
     /// What to write.
-    var targets: [OutputTarget]
-    /// Page colour for GIF edges, or nil to threshold them.
-    var matte: RGBAColor?
-    /// Preset-clock time of the `--frame`/`--time` PNG, when one is asked for.
-    var stillTime: Double?
+    var targets: [OutputTarget] { request.targets }
 
     /// Every file the job writes, in order.
-    var paths: [String] { targets.flatMap { $0.paths(frameCount: plan.frameCount) } }
+    var paths: [String] {
+        zip(request.targets, framePlans).filter { $0.0.written }.flatMap { $0.0.paths(frameCount: $0.1.frameCount) }
+    }
 
-    /// Whether a target of this kind is wanted.
-    var wantsGIF: Bool { targets.contains { if case .gif = $0 { true } else { false } } }
-    var wantsSheet: Bool { targets.contains { if case .sheet = $0 { true } else { false } } }
-    var wantsFrames: Bool { targets.contains { if case .frames = $0 { true } else { false } } }
+    /// The frame plan of the first target of `kind`, if any.
+    func framePlan(of kind: OutputFormatKind) -> LoopPlan? {
+        zip(request.targets, framePlans).first { $0.0.kind == kind }?.1
+    }
 }

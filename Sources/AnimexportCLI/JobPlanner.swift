@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Export
 import Foundation
 import Render
 import Spec
@@ -86,15 +87,17 @@ enum JobPlanner {
                 for scale in options.scales {
                     do {
                         let job = try makeJob(path, loaded, variant, scale, options)
-                        if job.wantsGIF, job.gifPlan.fps < job.plan.fps, !gifWarned {
+                        if let gifPlan = job.framePlan(of: .gif), gifPlan.fps < job.plan.fps, !gifWarned,
+                            job.targets.contains(where: { $0.kind == .gif && $0.written })
+                        {
                             gifWarned = true
                             console.warning(
-                                "\(path): \(formatNumber(job.plan.fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(job.gifPlan.fps)) fps"
+                                "\(path): \(formatNumber(job.plan.fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(gifPlan.fps)) fps"
                             )
                         }
                         // The loop's own traps (off the 1/100 s grid, a cycle cut mid-way) are
                         // worth saying on export too, not only under validate.
-                        let lints = ValidateCommand.loopLints(job.plan, file: path, composition: job.composition)
+                        let lints = LoopLints.lints(job.plan, file: path, composition: job.composition)
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
                             if printed.insert(lint.description).inserted { console.diagnostic(lint) }
                         }
@@ -107,7 +110,8 @@ enum JobPlanner {
             }
         }
         if worst != .success { throw ExitFailure(code: worst) }
-        try checkUniquePaths(jobs, console: console)
+        try checkUniquePaths(
+            jobs, extra: [options.reportPath, options.previewPath].compactMap { $0 }, console: console)
         return jobs
     }
 
@@ -124,10 +128,8 @@ enum JobPlanner {
         if let background = options.background { composition.canvas.background = background }
         let fps = options.fps ?? composition.fps
         let plan: LoopPlan
-        let gifPlan: LoopPlan
         do {
             plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
-            gifPlan = try Exporter.gifPlan(for: plan, of: composition, duration: options.duration)
         } catch {
             throw JobError(code: .badPreset, message: "\(path): \(error.message)")
         }
@@ -154,16 +156,31 @@ enum JobPlanner {
         }
         let targets = OutputPlan.targets(
             name: composition.name, variant: variant, scale: scale, frameCount: plan.frameCount, options: options)
-        return ExportJob(
-            presetPath: path, composition: composition, variant: variant, scale: scale,
-            stem: composition.name + variant.suffix + OutputPlan.scaleSuffix(scale), plan: plan, gifPlan: gifPlan,
-            targets: targets, matte: options.matte ?? composition.canvas.matte, stillTime: stillTime)
+        let request = ExportRequest(
+            composition: composition, plan: plan, duration: options.duration, scale: scale, targets: targets,
+            settings: options.exportSettings(matte: options.matte ?? composition.canvas.matte), stillTime: stillTime)
+        let framePlans: [LoopPlan]
+        let problems: [String]
+        do {
+            framePlans = try request.framePlans()
+            problems = try request.preflight()
+        } catch {
+            throw JobError(code: .badPreset, message: "\(path): \(error.message)")
+        }
+        if let problem = problems.first {
+            throw JobError(code: .usage, message: "\(path): \(problem)")
+        }
+        let stem = composition.name + variant.suffix + OutputPlan.scaleSuffix(scale)
+        return ExportJob(presetPath: path, variant: variant, stem: stem, request: request, framePlans: framePlans)
     }
 
-    /// Two jobs writing the same file is a usage error (say, two presets with the same `name`),
-    /// and so is an output that would replace one of the run's inputs (a sheet's `NAME.json`
-    /// written beside the preset `NAME.json` it came from, or an image layer's PNG).
-    private static func checkUniquePaths(_ jobs: [ExportJob], console: Console) throws(ExitFailure) {
+    /// Two outputs of the run on the same file is a usage error (say, two presets with the same
+    /// `name`, or `--report x.json` beside the sheet `x.png`), and so is an output that would
+    /// replace one of the run's inputs (a sheet's `NAME.json` written beside the preset
+    /// `NAME.json` it came from, `--report` or `--preview` naming a preset, or an image layer's
+    /// PNG). Paths are compared with links resolved.
+    /// - Parameter extra: the run's own files (`--report`, `--preview`), checked like the jobs'.
+    private static func checkUniquePaths(_ jobs: [ExportJob], extra: [String], console: Console) throws(ExitFailure) {
         var inputs: [String: String] = [:]
         for job in jobs {
             inputs[canonical(job.presetPath)] = "the preset \(job.presetPath)"
@@ -172,24 +189,29 @@ enum JobPlanner {
             }
         }
         var owner: [String: String] = [:]
-        for job in jobs {
-            for path in job.paths {
-                if let input = inputs[canonical(path)] {
-                    console.error(
-                        "\(path) would overwrite \(input); write the outputs to another folder (-o DIR/) or another name"
-                    )
-                    throw ExitFailure(code: .usage)
-                }
-                if let other = owner[path] {
-                    let message =
-                        other == job.presetPath
-                        ? "\(path) would be written twice from \(other); check the -o values"
-                        : "\(path) would be written from both \(other) and \(job.presetPath); give the presets different names or use separate -o folders"
-                    console.error(message)
-                    throw ExitFailure(code: .usage)
-                }
-                owner[path] = job.presetPath
+        let runFiles = extra.map { (path: $0, from: "this run's --report/--preview") }
+        // (`from` names the preset, or the run itself for --report and --preview.)
+        let all = jobs.flatMap { job in job.paths.map { (path: $0, from: job.presetPath) } } + runFiles
+        for (path, from) in all {
+            if let input = inputs[canonical(path)] {
+                console.error(
+                    "\(path) would overwrite \(input); write the outputs to another folder (-o DIR/) or another name"
+                )
+                throw ExitFailure(code: .usage)
             }
+            let key = canonical(path)
+            if let other = owner[key] {
+                let runFile = "this run's --report/--preview"
+                let message =
+                    other == runFile || from == runFile
+                    ? "\(path) is named by both --report/--preview and \(other == runFile ? from : other)'s outputs; give the report and the preview names of their own"
+                    : other == from
+                        ? "\(path) would be written twice from \(other); check the -o values"
+                        : "\(path) would be written from both \(other) and \(from); give the presets different names or use separate -o folders"
+                console.error(message)
+                throw ExitFailure(code: .usage)
+            }
+            owner[key] = from
         }
     }
 
@@ -244,6 +266,8 @@ enum JobPlanner {
                 console.error(writing ? error.message : "cannot check \(path): \(error.reason)")
                 throw ExitFailure(code: .failure)
             }
+            // Hidden files a killed run staged and never put in place.
+            if writing { AtomicFile.removeStale(in: dir) }
         }
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Dispatch
+import Export
 import Foundation
 
 /// Runs independent jobs on a fixed number of threads and hands their results over in job order,

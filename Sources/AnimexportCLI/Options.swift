@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Encode
+import Export
 import Foundation
 import Spec
 
@@ -19,16 +20,6 @@ enum Subcommand: String, Equatable, Sendable, CaseIterable {
     case validate
     /// Render in memory and compare with the files already in `-o DIR`; write nothing.
     case check
-}
-
-/// A kind of output written into a `-o DIR/` folder (`--format`).
-enum OutputKind: String, Equatable, Sendable, CaseIterable {
-    /// `DIR/NAME.gif`.
-    case gif
-    /// `DIR/NAME.png` and `DIR/NAME.json`.
-    case sheet
-    /// `DIR/NAME-000.png`, `DIR/NAME-001.png`, …
-    case frames
 }
 
 /// One `--set NAME=VALUE`; several values (`--set size=24,32`) fan out into one output each.
@@ -73,7 +64,7 @@ struct Options: Equatable {
     var sheetColors: Int?
     var framesDirectory: String?
     /// What `-o DIR/` (or the default folder) receives; nil = the default for the case.
-    var formats: [OutputKind]?
+    var formats: [OutputFormatKind]?
     /// Render threads; nil = the core count.
     var jobs: Int?
     var watch = false
@@ -236,11 +227,13 @@ struct Options: Equatable {
             guard !value.isEmpty else { throw UsageError(message: "--frames needs a directory") }
             framesDirectory = value
         case "--format":
-            var kinds: [OutputKind] = []
+            var kinds: [OutputFormatKind] = []
+            let names = OutputFormatKind.folderKinds.map(\.rawValue)
             for item in try Self.list(value, name) {
-                guard let kind = OutputKind(rawValue: item) else {
-                    var message = "--format \(item): expected gif, sheet or frames"
-                    if let near = suggestion(for: item, among: OutputKind.allCases.map(\.rawValue)) {
+                guard let kind = OutputFormatKind(rawValue: item.lowercased()), names.contains(kind.rawValue) else {
+                    var message =
+                        "--format \(item): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+                    if let near = suggestion(for: item, among: names) {
                         message += "; did you mean \(near)?"
                     }
                     throw UsageError(message: message)
@@ -279,5 +272,22 @@ struct Options: Equatable {
     }
 
     /// Render threads to use: `--jobs`, or one per core.
+    /// The format options of a job whose GIF edges go onto `matte` (nil: threshold them).
+    func exportSettings(matte: RGBAColor?) -> ExportSettings {
+        var settings = ExportSettings()
+        settings.gif.loop = loop
+        settings.gif.matte = matte
+        settings.gif.dither = dither
+        settings.gif.lossy = lossy
+        settings.loop = loop
+        settings.columns = columns
+        settings.padding = padding
+        settings.extrude = extrude
+        settings.trim = trim
+        settings.layout = sheetType
+        settings.sheetColors = sheetColors
+        return settings
+    }
+
     var threadCount: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

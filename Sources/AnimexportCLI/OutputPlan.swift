@@ -1,29 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Export
 import Foundation
 import Spec
-
-/// One output file set the command line asked for.
-enum OutputTarget: Equatable, Sendable {
-    /// An animated GIF at this path.
-    case gif(String)
-    /// A sprite-sheet PNG and its JSON data file.
-    case sheet(png: String, json: String)
-    /// Every frame as `directory/stem-000.png`, `…-001.png`, … (at least three digits).
-    case frames(directory: String, stem: String)
-    /// One frame (`--frame` / `--time`) as a PNG at this path.
-    case still(String)
-
-    /// The files this target writes for a loop of `frameCount` frames.
-    func paths(frameCount: Int) -> [String] {
-        switch self {
-        case .gif(let p), .still(let p): [p]
-        case .sheet(let png, let json): [png, json]
-        case .frames(let directory, let stem):
-            (0..<frameCount).map { OutputPlan.framePath(directory, stem, $0, frameCount: frameCount) }
-        }
-    }
-}
 
 /// Where each job's outputs go, decided from `-o`, `--format`, `--frames`, `--frame`/`--time`
 /// and the job's variant and scale before anything is rendered.
@@ -42,9 +21,12 @@ enum OutputPlan {
 
     /// `directory/stem-007.png`, with at least three digits and as many as the last frame needs.
     static func framePath(_ directory: String, _ stem: String, _ index: Int, frameCount: Int) -> String {
-        let digits = max(3, String(max(0, frameCount - 1)).count)
-        let number = String(index)
-        return "\(directory)/\(stem)-\(String(repeating: "0", count: max(0, digits - number.count)))\(number).png"
+        FramesFormat.framePath("\(directory)/\(stem)", index, frameCount: frameCount)
+    }
+
+    /// The kinds a folder output receives without `--format`: a GIF (and a sheet for `-o DIR/`).
+    static func defaultKinds(_ options: Options) -> [OutputFormatKind] {
+        options.outputs.isEmpty ? [.gif] : [.gif, .sheet]
     }
 
     /// The targets of one job.
@@ -65,41 +47,55 @@ enum OutputPlan {
             if isDirectory(output) {
                 let dir = output.count > 1 && output.hasSuffix("/") ? String(output.dropLast()) : output
                 if let still = options.still {
-                    targets.append(.still(stillPath(dir, stem, still, frameCount: frameCount)))
+                    targets.append(
+                        OutputTarget(kind: .still, path: stillPath(dir, stem, still, frameCount: frameCount)))
                     continue
                 }
-                for kind in options.formats ?? (options.outputs.isEmpty ? [.gif] : [.gif, .sheet]) {
-                    switch kind {
-                    case .gif: targets.append(.gif("\(dir)/\(stem).gif"))
-                    case .sheet: targets.append(.sheet(png: "\(dir)/\(stem).png", json: "\(dir)/\(stem).json"))
-                    case .frames: targets.append(.frames(directory: dir, stem: stem))
-                    }
+                for kind in options.formats ?? defaultKinds(options) {
+                    targets.append(kind.format.target(directory: dir, stem: stem))
                 }
             } else {
                 let ext = (output as NSString).pathExtension
-                let base = String(output.dropLast(ext.count + 1)) + fileSuffix
-                if options.still != nil {
-                    targets.append(.still("\(base).\(ext)"))
-                } else if ext.lowercased() == "gif" {
-                    targets.append(.gif("\(base).\(ext)"))
-                } else {
-                    targets.append(.sheet(png: "\(base).\(ext)", json: base + ".json"))
-                }
+                let path = String(output.dropLast(ext.count + 1)) + fileSuffix + "." + ext
+                // `validate` has checked the extension.
+                let kind = options.still != nil ? .still : OutputFormatKind.forExtension(ext) ?? .sheet
+                targets.append(OutputTarget(kind: kind, path: path))
             }
         }
         if let directory = options.framesDirectory {
             // "frames/" and "frames" name the same folder; keep paths free of "//".
             let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-            targets.append(.frames(directory: trimmed, stem: stem))
+            targets.append(FramesFormat().target(directory: trimmed, stem: stem))
+        }
+        // The preview shows every animated format; those not asked for are made in memory only.
+        if options.previewPath != nil, options.still == nil {
+            for kind in previewKinds where !targets.contains(where: { $0.kind == kind }) {
+                var target = kind.format.target(directory: defaultDirectory, stem: stem)
+                target.written = false
+                targets.append(target)
+            }
         }
         return targets
     }
+
+    /// What `--preview` shows side by side.
+    static let previewKinds: [OutputFormatKind] = [.gif, .sheet]
 
     /// `dir/stem-030.png` for `--frame 30`, `dir/stem-t1.5s.png` for `--time 1.5`.
     static func stillPath(_ dir: String, _ stem: String, _ still: StillFrame, frameCount: Int) -> String {
         switch still {
         case .index(let i): framePath(dir, stem, i, frameCount: frameCount)
         case .time(let t): "\(dir)/\(stem)-t\(formatNumber(t))s.png"
+        }
+    }
+
+    /// A format's name in messages.
+    static func describe(_ kind: OutputFormatKind) -> String {
+        switch kind {
+        case .gif: "animated GIF"
+        case .sheet: "sprite sheet + NAME.json"
+        case .frames: "PNG frames"
+        case .still: "one frame"
         }
     }
 
@@ -118,13 +114,14 @@ enum OutputPlan {
             if still != nil, !lower.hasSuffix(".png") {
                 throw UsageError(message: "-o \(output): --frame/--time write one PNG; use NAME.png or a directory")
             }
-            guard lower.hasSuffix(".gif") || lower.hasSuffix(".png") else {
-                let ext = (output as NSString).pathExtension
+            let ext = (output as NSString).pathExtension
+            guard OutputFormatKind.forExtension(ext) != nil else {
                 let what = ext.isEmpty ? "has no extension" : "has the extension .\(ext)"
+                let kinds = OutputFormatKind.folderKinds.compactMap { kind in
+                    kind.format.fileExtensions.first.map { "NAME.\($0) (\(describe(kind)))" }
+                }
                 throw UsageError(
-                    message:
-                        "-o \(output) \(what); use NAME.gif (animated GIF), NAME.png (sprite sheet + NAME.json) or a directory ending in /"
-                )
+                    message: "-o \(output) \(what); use \(kinds.joined(separator: ", ")) or a directory ending in /")
             }
             if presetCount > 1 {
                 throw UsageError(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Encode
+import Export
 import Foundation
 import Spec
 
@@ -57,8 +58,9 @@ enum PreviewPage {
             "<section id=\"job-\(n)\">\n<h2>\(escape(job.stem)) <small><code>\(escape(job.presetPath))</code></small></h2>\n"
         if !job.composition.description.isEmpty { html += "<p>\(escape(job.composition.description))</p>\n" }
         html += "<div class=\"stage\">\n"
-        if let gif = product.gif, let first = product.sheet?.frames.first {
-            let (w, h) = (cssPixels(first.width, job.scale), cssPixels(first.height, job.scale))
+        let size = job.request.pixelSize
+        if let gif = product.product(.gif)?.previewBytes {
+            let (w, h) = (cssPixels(size.width, job.scale), cssPixels(size.height, job.scale))
             html += """
                 <figure><div class="checker"><img id="gif-\(n)" alt="GIF" width="\(w)" height="\(h)" \
                 src="data:image/gif;base64,\(Data(gif).base64EncodedString())"></div>\
@@ -66,12 +68,14 @@ enum PreviewPage {
 
                 """
         }
-        if let sheet = product.sheet, let png = product.sheetPNG, let first = sheet.frames.first {
+        if let sheetProduct = product.product(.sheet), let sheet = sheetProduct.sheet,
+            let png = sheetProduct.previewBytes, let first = sheet.frames.first
+        {
             let scale = job.scale
             css += """
                 .sheet-\(n) { background-image: url(data:image/png;base64,\(Data(png).base64EncodedString())); \
                 background-repeat: no-repeat; \
-                background-size: \(cssPixels(sheet.image.width, scale))px \(cssPixels(sheet.image.height, scale))px; }
+                background-size: \(cssPixels(sheet.width, scale))px \(cssPixels(sheet.height, scale))px; }
                 .sprite-\(n) { width: \(cssPixels(first.width, scale))px; height: \(cssPixels(first.height, scale))px; \
                 animation: steps-\(n) \(sheet.frames.map(\.duration).reduce(0, +))ms steps(1, end) infinite; }
                 \(keyframes(sheet, name: "steps-\(n)", scale: scale))
@@ -86,11 +90,11 @@ enum PreviewPage {
         html += "</div>\n"
         html += paramsTable(job.composition.parameters)
         html += timingBlock(product)
-        if let sheet = product.sheet {
+        if let sheet = product.product(.sheet)?.sheet {
             html += """
-                <details><summary>whole sheet: \(sheet.columns)×\(sheet.rows) cells, \(sheet.image.width)×\(sheet.image.height) px</summary>
-                <div class="checker"><div class="sheet-\(n)" style="width: \(cssPixels(sheet.image.width, job.scale))px; \
-                height: \(cssPixels(sheet.image.height, job.scale))px"></div></div></details>
+                <details><summary>whole sheet: \(sheet.columns)×\(sheet.rows) cells, \(sheet.width)×\(sheet.height) px</summary>
+                <div class="checker"><div class="sheet-\(n)" style="width: \(cssPixels(sheet.width, job.scale))px; \
+                height: \(cssPixels(sheet.height, job.scale))px"></div></div></details>
 
                 """
         }
@@ -99,7 +103,7 @@ enum PreviewPage {
     }
 
     /// One keyframe per cell at its start time as a percentage of the loop, held by `steps(1, end)`.
-    private static func keyframes(_ sheet: SpriteSheet, name: String, scale: Double) -> String {
+    private static func keyframes(_ sheet: SheetSummary, name: String, scale: Double) -> String {
         let total = max(1, sheet.frames.map(\.duration).reduce(0, +))
         var out = "@keyframes \(name) {"
         var elapsed = 0
@@ -137,7 +141,7 @@ enum PreviewPage {
         var html = "<table class=\"timing\">\n"
         let plan = product.job.plan
         html += "<tr><th>loop</th><td>\(formatNumber(plan.period)) s from t = \(formatNumber(plan.start)) s</td></tr>\n"
-        for (label, report) in [("GIF", product.gifTiming), ("sheet", product.sheetTiming)] {
+        for (label, report) in [("GIF", product.product(.gif)?.timing), ("sheet", product.product(.sheet)?.timing)] {
             guard let report else { continue }
             let unit = report.grid == .centiseconds ? "cs" : "ms"
             let total = report.frames.map(\.delay).reduce(0, +)
@@ -148,7 +152,7 @@ enum PreviewPage {
             }
         }
         html += "</table>\n"
-        if let gif = product.gifTiming {
+        if let gif = product.product(.gif)?.timing {
             html += "<details><summary>GIF frames</summary><table><tr><th>frame</th><th>meant at</th>"
             html += "<th>shown at</th><th>delay</th></tr>\n"
             for f in gif.frames {

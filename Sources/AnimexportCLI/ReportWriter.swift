@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Encode
+import Export
 import Spec
 import Timeline
 
@@ -35,9 +36,32 @@ enum ReportWriter {
             "loop": .object([
                 "period": .number(job.plan.period), "start": .number(job.plan.start), "source": .string(source),
             ]),
-            "gif": product.gifTiming.map(timing) ?? .null,
-            "sheet": product.sheetTiming.map(timing) ?? .null,
+            "gif": gifTiming(product).map(timing) ?? .null,
+            "sheet": sheetTiming(product).map(timing) ?? .null,
         ])
+    }
+
+    /// The sheet's timing: the sheet's own, or the plan's on the millisecond grid when no sheet
+    /// was made (a sheet's durations depend on the plan alone).
+    private static func sheetTiming(_ product: JobProduct) -> TimingReport? {
+        if product.job.request.stillTime != nil { return nil }
+        if let timing = product.product(.sheet)?.timing { return timing }
+        let plan = product.job.plan
+        return TimingReport.make(
+            plan: plan, delays: FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount),
+            grid: .milliseconds)
+    }
+
+    /// The GIF's timing as the file stores it, or the delays a GIF of the job would get.
+    private static func gifTiming(_ product: JobProduct) -> TimingReport? {
+        if product.job.request.stillTime != nil { return nil }
+        if let timing = product.product(.gif)?.timing { return timing }
+        let job = product.job
+        guard let plan = try? GIFFormat().framePlan(for: job.plan, of: job.composition, duration: job.request.duration)
+        else { return nil }
+        return TimingReport.make(
+            plan: plan, delays: FrameTiming.centisecondDelays(period: plan.period, frameCount: plan.frameCount),
+            grid: .centiseconds)
     }
 
     /// A param's value with its JSON type: numbers and booleans as such, colours as `#RRGGBB[AA]`.

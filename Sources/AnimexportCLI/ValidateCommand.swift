@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Encode
+import Export
 import Foundation
 import Spec
 import Timeline
@@ -62,7 +63,7 @@ enum ValidateCommand {
             let fps = options.fps ?? composition.fps
             do {
                 let plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
-                loopLints(plan, file: path, composition: composition)
+                LoopLints.lints(plan, file: path, composition: composition)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
@@ -89,49 +90,5 @@ enum ValidateCommand {
             console.note("\(path): \(counts.joined(separator: ", "))")
         }
         return code
-    }
-
-    /// Lints that need the loop plan: a period off the GIF's 1/100 s grid, and cycles that line up
-    /// only after many of the longest one (a huge loop nobody meant).
-    static func loopLints(_ plan: LoopPlan, file: String, composition: Composition) -> [Diagnostic] {
-        var lints: [Diagnostic] = []
-        let gifPlan = (try? Exporter.gifPlan(for: plan, of: composition, duration: plan.period)) ?? plan
-        let delays = FrameTiming.centisecondDelays(period: gifPlan.period, frameCount: gifPlan.frameCount)
-        let timing = TimingReport.make(plan: gifPlan, delays: delays, grid: .centiseconds)
-        let durationPath = composition.duration != nil ? "$.duration" : "$"
-        if timing.durationError != 0 {
-            lints.append(
-                Diagnostic(
-                    .warning, file: file, path: durationPath, location: nil,
-                    message:
-                        "the loop period \(formatNumber(plan.period)) s does not land on the 1/100 s grid of GIF delays, so the GIF lasts \(formatNumber(timing.totalDuration)) s; make the period a whole number of centiseconds",
-                    lint: "period-off-grid"
-                ))
-        }
-        let cut = LoopPlan.cyclesCut(by: plan.period, in: composition)
-        if plan.source == .explicit, !cut.isEmpty {
-            let list = cut.map { formatNumber($0) + " s" }.joined(separator: ", ")
-            lints.append(
-                Diagnostic(
-                    .warning, file: file, path: durationPath, location: nil,
-                    message:
-                        "the loop of \(formatNumber(plan.period)) s holds no whole number of the \(list) cycle\(cut.count == 1 ? "" : "s"), so the GIF jumps at its seam; use a multiple of the cycle or leave the duration to the tool",
-                    lint: "loop-cut"))
-        }
-        if case .cycles(let cycles) = plan.source, let longest = cycles.max() {
-            // The period is the cycles' least common multiple (LoopPlan computes it).
-            let lcm = (plan.period * 1000).rounded()
-            if lcm > 4 * (longest * 1000).rounded() {
-                let list = Set(cycles).sorted().map { formatNumber($0) + " s" }.joined(separator: ", ")
-                lints.append(
-                    Diagnostic(
-                        .warning, file: file, path: "$", location: nil,
-                        message:
-                            "the animations' cycles (\(list)) line up only every \(formatNumber(lcm / 1000)) s, so the loop has \(plan.frameCount) frames; make the cycles divide each other or set \"duration\"",
-                        lint: "long-loop"
-                    ))
-            }
-        }
-        return lints
     }
 }

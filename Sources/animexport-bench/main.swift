@@ -20,7 +20,7 @@
 //
 //   animexport-bench --png-strategies IMAGE.png
 
-import AnimexportCLI
+import Export
 import Dispatch
 import Encode
 import Foundation
@@ -69,7 +69,7 @@ func encodeFrames(
     workers: Int?, repeats: Int
 ) throws {
     let composition = try PresetLoader.load(contentsOf: preset).composition
-    let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, Exporter.maximumGIFFrameRate))
+    let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, GIFFormat.maximumFrameRate))
     let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
     let start = DispatchTime.now().uptimeNanoseconds
     // Decoded on every core, as any tool reading a frame sequence would.

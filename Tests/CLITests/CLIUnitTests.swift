@@ -1,3 +1,4 @@
+import Export
 import Foundation
 import Spec
 import Testing
@@ -103,11 +104,11 @@ struct CLIUnitTests {
         let composition = Composition(name: "t", canvas: Canvas(width: 1, height: 1), layers: [])
         let plan = try LoopPlan.make(for: composition, fps: 50, duration: 1.234)
         #expect(plan.frameCount == 62)
-        let gif = try Exporter.gifPlan(for: plan, of: composition, duration: 1.234)
+        let gif = try GIFFormat().framePlan(for: plan, of: composition, duration: 1.234)
         #expect(gif.frameCount == 61)
         let fast = try LoopPlan.make(for: composition, fps: 120, duration: 1)
-        #expect(try Exporter.gifPlan(for: fast, of: composition, duration: 1).frameCount == 50)
+        #expect(try GIFFormat().framePlan(for: fast, of: composition, duration: 1).frameCount == 50)
         let slow = try LoopPlan.make(for: composition, fps: 30, duration: 1)
-        #expect(try Exporter.gifPlan(for: slow, of: composition, duration: 1) == slow)
+        #expect(try GIFFormat().framePlan(for: slow, of: composition, duration: 1) == slow)
     }
 }

@@ -1,3 +1,4 @@
+import Export
 import AnimexportCLI
 import Encode
 import Foundation

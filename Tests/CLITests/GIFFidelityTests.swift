@@ -1,3 +1,4 @@
+import Export
 import AnimexportCLI
 import Foundation
 import Render
