@@ -21,9 +21,10 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # the pinned text font (Inter, fonts-inter); for the tests Pillow, the independent GIF decoder
 # (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, ImageMagick, ffmpeg and
 # gifsicle (the other decoders every GIF is checked against, and the peers `make bench-peers`
-# measures), and Chromium, whose headless screenshot of a --preview page a test checks.
+# measures), Chromium, whose headless screenshot of a --preview page a test checks, and strace,
+# which kills an export at each rename in the commit test.
 DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter \
-	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium
+	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium strace
 
 .PHONY: deps build demo test bench bench-peers lint clean
 

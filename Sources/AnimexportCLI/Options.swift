@@ -143,8 +143,13 @@ struct Options: Equatable {
             }
             guard let what = Self.valued[name] else {
                 let known = Array(Self.valued.keys) + Self.flags
-                var message = "unknown option \(name)"
-                if let near = suggestion(for: name, among: known) { message += "; did you mean \(near)?" }
+                // No option is longer than 20 characters: a longer word is quoted cut short and
+                // gets no suggestion (whose edit distance would cost its length squared).
+                let shown = name.count > 40 ? String(name.prefix(40)) + "… (\(name.count) characters)" : name
+                var message = "unknown option \(shown)"
+                if name.count <= 40, let near = suggestion(for: name, among: known) {
+                    message += "; did you mean \(near)?"
+                }
                 throw UsageError(message: message)
             }
             let value: String

@@ -109,6 +109,17 @@ enum OutputPlan {
     /// Checks the `-o` values before any work: known extensions, and directory outputs when
     /// several presets are given.
     static func validate(_ outputs: [String], presetCount: Int, still: StillFrame?) throws(UsageError) {
+        // `-o x.gif` where x.gif is a folder: a file was meant, and writing into the folder
+        // would put files where nobody looks for them.
+        for output in outputs where !output.hasSuffix("/") && isDirectory(output) {
+            let ext = (output as NSString).pathExtension
+            if !ext.isEmpty, OutputFormatKind.forExtension(ext) != nil {
+                throw UsageError(
+                    message:
+                        "-o \(output) is a folder, but its name reads as a .\(ext) file; write -o \(output)/ to write into the folder, or name another file"
+                )
+            }
+        }
         for output in outputs where !isDirectory(output) {
             let lower = output.lowercased()
             if still != nil, !lower.hasSuffix(".png") {

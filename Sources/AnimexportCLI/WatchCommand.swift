@@ -35,6 +35,12 @@ enum WatchCommand {
         }
         defer { sources.forEach { $0.cancel() } }
 
+        // A watch that could never render (a typo in the name) fails at once instead of waiting.
+        for path in presets where !FileManager.default.isReadableFile(atPath: path) {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+            console.error("cannot watch \(path): \(reason)")
+            return .failure
+        }
         var watched = presets.map { Watched(path: $0, files: [$0], stamps: [:]) }
         for i in watched.indices {
             render(&watched[i], options: options, console: console)

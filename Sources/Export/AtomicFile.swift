@@ -174,7 +174,7 @@ public enum AtomicFile {
     }
 
     /// The PID in a staging name `.NAME.axPID-XXXXXX`, or nil for any other name.
-    static func stagingPID(_ name: String) -> Int32? {
+    public static func stagingPID(_ name: String) -> Int32? {
         let chars = Array(name.utf8)
         guard chars.count > 12, chars[chars.count - 7] == UInt8(ascii: "-") else { return nil }
         // Walk back over the PID's digits to ".ax".
