@@ -18,6 +18,8 @@ public struct GIFFormat: OutputFormat {
     public var kind: OutputFormatKind { .gif }
     /// `gif`.
     public var fileExtensions: [String] { ["gif"] }
+    /// `image/gif`.
+    public var mediaType: String { "image/gif" }
 
     /// `plan`, or one at `maximumFrameRate` when `plan.fps` is higher; in both cases with at most
     /// one frame per 2 cs of the period, so that no delay rounds below 2 cs (semantics §8.4) even

@@ -186,6 +186,8 @@ public protocol OutputFormat: Sendable {
     /// Extensions, lower case without the dot, that `-o NAME.EXT` picks this format by; the
     /// first is the one folder outputs get. Empty for formats only a folder or option asks for.
     var fileExtensions: [String] { get }
+    /// The main file's media type (`image/gif`), for `data:` URIs and `<picture>` sources.
+    var mediaType: String { get }
     /// The target in folder `directory` for the file stem `stem` (`NAME-size-24@2x`).
     func target(directory: String, stem: String) -> OutputTarget
     /// Every file `target` writes for a loop of `frameCount` frames, in commit order.
@@ -222,6 +224,9 @@ extension OutputFormat {
     public func framePlan(for plan: LoopPlan, of composition: Composition, duration: Double?) throws(LoopPlanError)
         -> LoopPlan
     { plan }
+
+    /// `image/png`: every PNG-based format but APNG.
+    public var mediaType: String { "image/png" }
 
     /// Nothing to refuse.
     public func preflight(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String] { [] }
