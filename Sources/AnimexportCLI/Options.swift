@@ -198,13 +198,15 @@ struct Options: Equatable {
         case "--scale":
             var list: [Double] = []
             for item in try Self.list(value, name) {
-                let scale = try Self.number(item, name, "a scale factor in (0, 16]") { $0 > 0 && $0 <= 16 }
+                let scale = try Self.number(item, name, "a scale factor 0.01…16") { $0 >= 0.01 && $0 <= 16 }
                 guard !list.contains(scale) else { throw UsageError(message: "--scale \(value): \(item) is repeated") }
                 list.append(scale)
             }
             scales = list
         case "--duration":
-            duration = try Self.number(value, name, "a loop period in seconds in (0, 600]") { $0 > 0 && $0 <= 600 }
+            duration = try Self.number(value, name, "a loop period in seconds, 0.02…600 (a GIF frame lasts at least 2 cs)") {
+                $0 >= 0.02 && $0 <= 600
+            }
         case "--background":
             if value == "transparent" || value == "none" {
                 background = .some(nil)

@@ -13,7 +13,7 @@ import Testing
 
     @Test(arguments: [
         (["--fps", "0"], "--fps 0: expected frames per second in (0, 120]"),
-        (["--scale", "-1"], "--scale -1: expected a scale factor in (0, 16]"),
+        (["--scale", "-1"], "--scale -1: expected a scale factor 0.01…16"),
         (["--loop", "0.5"], "--loop 0.5: expected a number of plays"),
         (["--colums", "3"], "unknown option --colums; did you mean --columns?"),
         (["-o", "x.mp4"], "-o x.mp4 has the extension .mp4"),
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--scale", "1,-1"], "--scale -1: expected a scale factor in (0, 16]"),
+        (["--scale", "1,-1"], "--scale -1: expected a scale factor 0.01…16"),
         (["--scale", "2,2"], "--scale 2,2: 2 is repeated"),
         (["--scale", "1,,2"], "--scale 1,,2: empty item in the comma-separated list"),
         (["--jobs", "0"], "--jobs 0: expected a number of threads 1…256"),
@@ -44,7 +44,10 @@ import Testing
         (["--set", "strokeWidth=4,99"], "--set strokeWidth=99: must be at most 32"),
         (["--set", "colr=red,blue"], "--set colr: the preset has no parameter \"colr\"; did you mean \"color\"?"),
         (["--strict"], "--strict does not apply when exporting"),
-        (["--scale", "300"], "--scale 300: expected a scale factor in (0, 16]"),
+        (["--scale", "300"], "--scale 300: expected a scale factor 0.01…16"),
+        (["--scale", "1e-9"], "--scale 1e-9: expected a scale factor 0.01…16"),
+        (["--duration", "1e-9"], "--duration 1e-9: expected a loop period in seconds, 0.02…600"),
+        (["--duration", "601"], "--duration 601: expected a loop period in seconds, 0.02…600"),
         (["--scale", "16", "--set", "size=4096"], "pixels at --scale 16 is too large (limit 16384 per side)"),
     ])
     func moreUsageErrorsExit64(arguments: [String], message: String) throws {
