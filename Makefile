@@ -7,7 +7,8 @@
 #   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON) in
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
 #   make test    run every test (runs deps first)
-#   make bench   time and memory of the circular preset at 1x and 4x (release build)
+#   make bench   time and memory of the circular preset at 1x and 4x, and peak memory of whole
+#                exports at 1x-16x and of a 600 s loop at 50 fps on 256x256 (release build)
 #   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
 #                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
 #   make lint    check formatting and doc comments with swift format (strict)
@@ -54,6 +55,12 @@ bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
 	.build/release/animexport-bench --header presets/circular.json --scale 1
 	.build/release/animexport-bench presets/circular.json --scale 4
+	@echo "Peak memory of whole exports (frames streamed through the encoders):"
+	.build/release/animexport-bench --export presets/circular-progress.json --scale 1 --header
+	.build/release/animexport-bench --export presets/circular-progress.json --scale 4
+	.build/release/animexport-bench --export presets/circular-progress.json --scale 8 --formats gif
+	.build/release/animexport-bench --export presets/circular-progress.json --scale 16 --formats gif
+	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats gif
 
 bench-peers: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport

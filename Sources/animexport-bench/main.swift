@@ -19,10 +19,15 @@
 // and to measure PNG compression choices on one image (docs/encoding.md has the table):
 //
 //   animexport-bench --png-strategies IMAGE.png
+//
+// and to measure a whole export's peak memory as the CLI runs it (frames streamed from
+// `RenderedFrames` through each format, files counted and dropped; one process per row):
+//
+//   animexport-bench --export PRESET [--scale S] [--fps F] [--duration SEC] [--formats gif,sheet] [--header]
 
-import Export
 import Dispatch
 import Encode
+import Export
 import Foundation
 import Render
 import Spec
@@ -165,8 +170,96 @@ func pngStrategies(_ path: String) throws {
     }
 }
 
+/// Counts the bytes of the files an export hands over, and drops them.
+final class CountingSink: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var files = 0
+    private(set) var bytes = 0
+    func put(_ file: OutputFile) throws {
+        lock.withLock {
+            files += 1
+            bytes += file.bytes.count
+        }
+    }
+}
+
+/// One `--export` row: the export's wall time, peak RSS and output size.
+func exportRow(
+    _ preset: String, scale: Double, fps: Double?, duration: Double?, formats: [OutputFormatKind], header: Bool
+)
+    throws
+{
+    let columns = [
+        ("preset", 18), ("scale", 5), ("fps", 4), ("loop s", 6), ("frames", 6), ("px", 9), ("formats", 12),
+        ("wall s", 7), ("files", 5), ("bytes", 10), ("peak MB", 8),
+    ]
+    if header { print(columns.map { pad($0.0, $0.1) }.joined(separator: "  ")) }
+    let composition = try PresetLoader.load(contentsOf: preset).composition
+    let plan = try LoopPlan.make(for: composition, fps: fps ?? composition.fps, duration: duration)
+    let targets = formats.map { $0.format.target(directory: "/nonexistent", stem: composition.name) }
+    var settings = ExportSettings()
+    settings.gif.matte = composition.canvas.matte
+    let request = ExportRequest(
+        composition: composition, plan: plan, duration: duration, scale: scale, targets: targets, settings: settings)
+    if let problem = try request.preflight().first { fail(problem, 64) }
+    let sink = CountingSink()
+    let wall = try seconds {
+        _ = try Exporter.export(request, to: sink, workers: ProcessInfo.processInfo.activeProcessorCount)
+    }
+    let size = request.pixelSize
+    let cells = [
+        composition.name, formatNumber(scale) + "x", formatNumber(plan.fps), formatNumber(plan.period),
+        "\(plan.frameCount)", "\(size.width)x\(size.height)", formats.map(\.rawValue).joined(separator: ","),
+        String(format: "%.2f", wall), "\(sink.files)", "\(sink.bytes)", String(format: "%.1f", peakMemoryMB()),
+    ]
+    print(zip(cells, columns).map { pad($0, $1.1) }.joined(separator: "  "))
+}
+
 MemoryTuning.applyForEncoding()
 FileSizeSignal.ignore()
+if CommandLine.arguments.dropFirst().first == "--export" {
+    var rest = Array(CommandLine.arguments.dropFirst(2))
+    var preset: String?
+    var scaleValue = 1.0
+    var fpsValue: Double?
+    var durationValue: Double?
+    var formats: [OutputFormatKind] = [.gif, .sheet]
+    var wantHeader = false
+    while !rest.isEmpty {
+        let a = rest.removeFirst()
+        if a == "--header" {
+            wantHeader = true
+            continue
+        }
+        guard ["--scale", "--fps", "--duration", "--formats"].contains(a) else {
+            preset = a
+            continue
+        }
+        guard let value = rest.first else { fail("\(a) needs a value", 64) }
+        rest.removeFirst()
+        switch a {
+        case "--formats":
+            formats = value.split(separator: ",").compactMap { OutputFormatKind(rawValue: String($0)) }
+        default:
+            guard let number = Double(value), number > 0 else { fail("\(a) \(value): expected a number > 0", 64) }
+            if a == "--scale" {
+                scaleValue = number
+            } else if a == "--fps" {
+                fpsValue = number
+            } else {
+                durationValue = number
+            }
+        }
+    }
+    guard let preset else { fail("--export needs a preset", 64) }
+    do {
+        try exportRow(
+            preset, scale: scaleValue, fps: fpsValue, duration: durationValue, formats: formats, header: wantHeader)
+    } catch {
+        fail("\(error)", 1)
+    }
+    exit(0)
+}
 var arguments = Array(CommandLine.arguments.dropFirst())
 var scale = 1.0
 var header = false
