@@ -143,7 +143,7 @@ enum PreviewPage {
         html += "<tr><th>loop</th><td>\(formatNumber(plan.period)) s from t = \(formatNumber(plan.start)) s</td></tr>\n"
         for (label, report) in [("GIF", product.product(.gif)?.timing), ("sheet", product.product(.sheet)?.timing)] {
             guard let report else { continue }
-            let unit = report.grid == .centiseconds ? "cs" : "ms"
+            let unit = report.grid.unit
             let total = report.frames.map(\.delay).reduce(0, +)
             html +=
                 "<tr><th>\(label)</th><td>\(report.frames.count) frames at \(formatNumber(report.fps)) fps, \(total) \(unit) in all, error \(formatNumber(report.durationError * 1000)) ms</td></tr>\n"

@@ -75,7 +75,7 @@ enum ReportWriter {
 
     static func timing(_ report: TimingReport) -> JSONText {
         .object([
-            "unit": .string(report.grid == .centiseconds ? "cs" : "ms"),
+            "unit": .string(report.grid.unit),
             "fps": .number(report.fps),
             "frameCount": .integer(report.frameCount),
             "totalDuration": .number(report.totalDuration),

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Encode
 import Foundation
 import Spec
 public import Timeline
@@ -8,15 +7,46 @@ public import Timeline
 /// How an encoded loop is timed: when each frame was meant to show, when the file shows it, and
 /// what players will make of it. Written by `--report` and shown by `--preview`.
 public struct TimingReport: Equatable, Sendable {
-    /// The unit the file stores durations in.
-    public enum Grid: String, Equatable, Sendable {
-        /// GIF delays: 1/100 s.
-        case centiseconds
-        /// Sprite-sheet `duration`: 1/1000 s.
-        case milliseconds
+    /// The unit the file stores durations in: 1/`stepsPerSecond` s.
+    public struct Grid: Equatable, Hashable, Sendable {
+        /// Steps per second, ≥ 1: 100 for GIF delays, 1000 for sheet and WebP durations, the
+        /// common denominator of an APNG's `delay_num/delay_den` fractions.
+        public var stepsPerSecond: Int
 
-        /// Steps per second: 100 or 1000.
-        public var stepsPerSecond: Int { self == .centiseconds ? 100 : 1000 }
+        /// A grid of 1/`stepsPerSecond` s.
+        public init(stepsPerSecond: Int) { self.stepsPerSecond = max(1, stepsPerSecond) }
+
+        /// GIF delays: 1/100 s.
+        public static let centiseconds = Grid(stepsPerSecond: 100)
+        /// Sprite-sheet `duration` and WebP timestamps: 1/1000 s.
+        public static let milliseconds = Grid(stepsPerSecond: 1000)
+
+        /// The unit's short name: `cs`, `ms`, or `1/30 s`.
+        public var unit: String {
+            switch stepsPerSecond {
+            case 100: "cs"
+            case 1000: "ms"
+            default: "1/\(stepsPerSecond) s"
+            }
+        }
+
+        /// The unit's name in a sentence: `centiseconds`, `milliseconds`, `1/30 s steps`.
+        public var name: String {
+            switch stepsPerSecond {
+            case 100: "centiseconds"
+            case 1000: "milliseconds"
+            default: "1/\(stepsPerSecond) s steps"
+            }
+        }
+
+        /// Frame `i`'s start of `n` over a period of whole microseconds `micros`, in steps, by the
+        /// cumulative rule the encoders use (`FrameTiming`): `round(i·µs·steps / (10^6·n))`,
+        /// halves up, in 128-bit integers so that no product overflows.
+        func boundary(_ i: Int, of n: Int, micros: Int) -> Int {
+            let numerator = Int128(i) * Int128(micros) * Int128(stepsPerSecond)
+            let denominator = Int128(1_000_000) * Int128(max(1, n))
+            return Int((2 * numerator + denominator) / (2 * denominator))
+        }
     }
 
     /// One encoded frame.
@@ -67,12 +97,8 @@ public struct TimingReport: Equatable, Sendable {
     public static func make(plan: LoopPlan, delays: [Int], grid: Grid) -> TimingReport {
         let g = Double(grid.stepsPerSecond)
         // Boundary of plan frame i on the grid, the same cumulative rule the encoders use.
-        let planned =
-            grid == .centiseconds
-            ? FrameTiming.centisecondDelays(period: plan.period, frameCount: plan.frameCount)
-            : FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount)
-        var boundaries = [0]
-        for d in planned { boundaries.append((boundaries.last ?? 0) + d) }
+        let micros = plan.period.isFinite && plan.period > 0 ? Int(min(plan.period, 1e9) * 1_000_000 + 0.5) : 0
+        let boundaries = (0...max(0, plan.frameCount)).map { grid.boundary($0, of: plan.frameCount, micros: micros) }
 
         var frames: [Frame] = []
         var elapsed = 0
@@ -102,10 +128,10 @@ public struct TimingReport: Equatable, Sendable {
         let error = errorSteps / g
 
         var warnings: [String] = []
-        let unit = grid == .centiseconds ? "cs" : "ms"
+        let unit = grid.unit
         if error != 0 {
             warnings.append(
-                "the loop period \(formatNumber(plan.period)) s is not a whole number of \(grid.rawValue), so the file lasts \(formatNumber(total)) s (\(formatNumber(error * 1000)) ms off)"
+                "the loop period \(formatNumber(plan.period)) s is not a whole number of \(grid.name), so the file lasts \(formatNumber(total)) s (\(formatNumber(error * 1000)) ms off)"
             )
         }
         let actualRate = Double(plan.frameCount) / plan.period
