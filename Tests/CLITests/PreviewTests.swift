@@ -254,4 +254,56 @@ import Testing
         // The GIF is the first figure: left of the page's middle, below the controls.
         #expect(at.x < 200 && at.y > 60, "found at \(at)")
     }
+
+    /// The DOM Chromium holds after `budget` ms of virtual time, serialised, or nil without it.
+    static func dumpDOM(_ page: String, fragment: String, budget: Int, in dir: String) throws -> String? {
+        guard let chromium = Self.chromium else { return nil }
+        let run = try runProcess(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--user-data-dir=\(dir)/chromium-profile", "--virtual-time-budget=\(budget)", "--dump-dom",
+                "file://\(page)#\(fragment)",
+            ])
+        return run.stdout
+    }
+
+    /// The scrubbers' read-outs for `#frame=30`: the GIF's from the decoder (frame 30 starts at
+    /// 1000 ms and lasts 30 ms: delays 3, 4, 3 cs repeating), the sprite's from its cells (33, 34,
+    /// 33 ms). Without `ImageDecoder` (removed before the page's script runs) the GIF keeps
+    /// playing, the note says why, and the sprite still scrubs.
+    @Test func scrubberReadoutsAndNoImageDecoder() throws {
+        guard Self.chromium != nil else {
+            Issue.record("Chromium is not installed; run 'make deps' (Debian package chromium)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "c.gif", "--preview", "review.html", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = String(decoding: readBytes(dir + "/review.html"), as: UTF8.self)
+        let sprite = "<output>cell 30 of 120, at 1000 ms for 33 ms</output>"
+        guard let dom = try Self.dumpDOM(dir + "/review.html", fragment: "frame=30", budget: 2000, in: dir) else {
+            return
+        }
+        #expect(dom.contains("<output>frame 30 of 120, at 1000 ms for 30 ms</output>"))
+        #expect(dom.contains(sprite))
+        #expect(dom.contains("<p class=\"note\" id=\"no-decoder\" hidden=\"\">"))
+        // Paused: the live GIF is hidden behind the canvas (the attribute lands after src).
+        let hiddenGIF = #"<img id="gif-0"[^>]* hidden="""#
+        #expect(dom.range(of: hiddenGIF, options: .regularExpression) != nil)
+
+        let without = page.replacingOccurrences(
+            of: "<body class=\"checker\">", with: "<body class=\"checker\"><script>delete window.ImageDecoder;</script>"
+        )
+        #expect(without != page)
+        try writeFile(without, to: dir + "/without.html")
+        guard let bare = try Self.dumpDOM(dir + "/without.html", fragment: "frame=30", budget: 2000, in: dir) else {
+            return
+        }
+        #expect(bare.contains("<p class=\"note\" id=\"no-decoder\">"))
+        #expect(bare.contains("<output>no ImageDecoder</output>"))
+        #expect(bare.contains(sprite))
+        #expect(bare.contains("<img id=\"gif-0\" alt=\"GIF\""))
+        #expect(bare.range(of: hiddenGIF, options: .regularExpression) == nil)
+    }
 }
