@@ -78,8 +78,10 @@ enum OutputPlan {
         return targets
     }
 
-    /// What `--preview` shows side by side.
-    static let previewKinds: [OutputFormatKind] = [.gif, .sheet]
+    /// What `--preview` shows side by side: every kind `-o NAME.EXT` can ask for (GIF, sheet, and
+    /// each animated format added to `folderKinds` with an extension), since each writes one main
+    /// file the page can inline; PNG frames have no extension of their own and are left out.
+    static let previewKinds = OutputFormatKind.folderKinds.filter { !$0.format.fileExtensions.isEmpty }
 
     /// `dir/stem-030.png` for `--frame 30`, `dir/stem-t1.5s.png` for `--time 1.5`.
     static func stillPath(_ dir: String, _ stem: String, _ still: StillFrame, frameCount: Int) -> String {

@@ -37,6 +37,36 @@ import Testing
         #expect(html.contains("<td><code>strokeWidth</code></td><td><code>6</code></td><td><code>4</code></td>"))
         #expect(html.contains("120 frames at 30 fps, 400 cs in all, error 0 ms"))
         #expect(html.contains("some GIF players (several iOS libraries) raise those to 10 cs"))
+        // The review controls: page colours (the preset's white matte among them), zoom, and a
+        // scrubber per figure, the GIF's decoded in the page from its own data: URI.
+        for bg in ["FFFFFF", "000000", "1C1C1E", "checker"] { #expect(html.contains("data-bg=\"\(bg)\"")) }
+        #expect(html.contains("data-bg=\"FFFFFF\">matte #FFFFFF</button>"))
+        #expect(html.contains("<input type=\"color\" id=\"custom-colour\""))
+        for z in [1, 2, 4, 8] { #expect(html.contains("data-zoom=\"\(z)\"")) }
+        #expect(html.contains("image-rendering: pixelated"))
+        #expect(html.contains("<figure class=\"image\" id=\"fig-0-0\" data-type=\"image/gif\">"))
+        #expect(html.contains("<canvas width=\"64\" height=\"64\""))
+        #expect(html.contains("new ImageDecoder({ data: bytes, type })"))
+        #expect(html.components(separatedBy: "<div class=\"scrub\">").count - 1 == 2)
+        // The sprite's scrubber knows every cell: position in CSS px and duration in ms.
+        #expect(html.contains("data-cells=\"0px 0px 33,-64px 0px 34,-128px 0px 33,"))
+    }
+
+    /// The page names the job's matte, and its bytes depend neither on TZ nor on the locale.
+    @Test func matteButtonAndStableBytes() throws {
+        let dir = try temporaryDirectory()
+        let args = [Self.circular, "-o", "c.gif", "--matte", "#336699", "--preview", "a.html", "-q"]
+        let first = try runTool(args, in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try runTool(
+            Array(args.dropLast(2)) + ["b.html", "-q"], in: dir,
+            environment: ["TZ": "Pacific/Kiritimati", "LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let a = readBytes(dir + "/a.html")
+        #expect(!a.isEmpty && a == readBytes(dir + "/b.html"))
+        let html = String(decoding: a, as: UTF8.self)
+        #expect(html.contains("<button type=\"button\" data-bg=\"336699\">matte #336699</button>"))
+        #expect(!html.contains("matte #FFFFFF"))
     }
 
     /// Blue ring pixels (#007AFF, the preset's colour) in a screenshot.
@@ -51,15 +81,20 @@ import Testing
         return found
     }
 
-    static func screenshot(_ page: String, budget: Int, in dir: String) throws -> RGBAImage? {
+    /// A headless Chromium screenshot of `page` (with `#fragment` when given) after `budget` ms
+    /// of virtual time, or nil without Chromium.
+    static func screenshot(
+        _ page: String, fragment: String = "", budget: Int, width: Int = 800, height: Int = 600, in dir: String
+    ) throws -> RGBAImage? {
         guard let chromium = Self.chromium else { return nil }
-        let shot = dir + "/shot-\(budget).png"
+        let shot = dir + "/shot-\(budget)\(fragment.isEmpty ? "" : "-" + fragment).png"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
         process.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-            "--user-data-dir=\(dir)/chromium-profile", "--window-size=800,600",
-            "--virtual-time-budget=\(budget)", "--screenshot=\(shot)", "file://\(page)",
+            "--user-data-dir=\(dir)/chromium-profile", "--window-size=\(width),\(height)",
+            "--virtual-time-budget=\(budget)", "--screenshot=\(shot)",
+            "file://\(page)" + (fragment.isEmpty ? "" : "#" + fragment),
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -87,8 +122,8 @@ import Testing
             if Self.bluePixels(early).symmetricDifference(Self.bluePixels(shot)).count > 40 { break }
         }
         #expect(early.width == 800 && early.height == 600)
-        // Not blank: the checkerboards behind the GIF and the sprite (2 × 64 × 64 px, half of
-        // them #E5E5EA), the ring and the text stand out from the white page.
+        // Not blank: the page's default checkerboard (half its squares #E5E5EA), the ring and the
+        // text stand out from white.
         let nonWhite = early.pixels.indices.filter { $0 % 4 == 0 && early.pixels[$0] < 240 }.count
         #expect(nonWhite > 4000, "only \(nonWhite) non-white pixels: a blank page?")
         // The ring shows in both (the GIF and the CSS sprite), and it has moved between them.
@@ -103,5 +138,172 @@ import Testing
             (xs.min() ?? 800) < 100 && (xs.max() ?? 0) > 120,
             "one of GIF and sprite is missing: x in \(xs.min() ?? -1)…\(xs.max() ?? -1)")
         #expect(blueLate.allSatisfy { $0 / 800 < 400 })
+    }
+
+    /// `frame` of `gif` as Pillow decodes it, composited on `page`: `width × height` RGB triples.
+    static func pillowFrame(_ gif: String, frame: Int, on page: (Int, Int, Int)) throws -> (
+        frames: Int, width: Int, height: Int, rgb: [UInt8]
+    ) {
+        let script = """
+            import sys
+            from PIL import Image
+            im = Image.open(sys.argv[1])
+            im.seek(int(sys.argv[2]))
+            frame = im.convert("RGBA")
+            page = Image.new("RGBA", frame.size, tuple(int(v) for v in sys.argv[3:6]) + (255,))
+            print(im.n_frames, frame.size[0], frame.size[1])
+            print(Image.alpha_composite(page, frame).convert("RGB").tobytes().hex())
+            """
+        let run = try runPython(
+            script, arguments: [gif, String(frame), String(page.0), String(page.1), String(page.2)])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let head = lines.first?.split(separator: " ").compactMap { Int($0) } ?? []
+        guard run.status == 0, head.count == 3, lines.count == 2 else {
+            Issue.record("Pillow: \(run.stderr)")
+            return (0, 0, 0, [])
+        }
+        var rgb: [UInt8] = []
+        var digits = lines[1].makeIterator()
+        while let hi = digits.next(), let lo = digits.next(), let byte = UInt8(String([hi, lo]), radix: 16) {
+            rgb.append(byte)
+        }
+        return (head[0], head[1], head[2], rgb)
+    }
+
+    /// The top-left corner of the first place where `screen` shows the `width × height` RGB image
+    /// `rgb` with every pixel a `zoom × zoom` block, scanning rows from the top; nil if none.
+    static func find(_ rgb: [UInt8], width: Int, height: Int, zoom: Int, in screen: RGBAImage) -> (x: Int, y: Int)? {
+        // Pixels unlike the corner first: a wrong offset fails at once.
+        let all = 0..<width * height
+        let differs = { (k: Int) in (rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]) != (rgb[0], rgb[1], rgb[2]) }
+        let order = all.filter(differs) + all.filter { !differs($0) }
+        let s = screen.pixels
+        guard screen.width >= width * zoom, screen.height >= height * zoom else { return nil }
+        for oy in 0...(screen.height - height * zoom) {
+            search: for ox in 0...(screen.width - width * zoom) {
+                for k in order {
+                    let at = 4 * ((oy + (k / width) * zoom) * screen.width + ox + (k % width) * zoom)
+                    if s[at] != rgb[3 * k] || s[at + 1] != rgb[3 * k + 1] || s[at + 2] != rgb[3 * k + 2] {
+                        continue search
+                    }
+                }
+                return (ox, oy)
+            }
+        }
+        return nil
+    }
+
+    /// `#bg=…&frame=N&zoom=Z` chooses the state without clicks. The page colour fills the page
+    /// around the GIF figure, and the canvas shows frame N of the GIF exactly as Pillow decodes
+    /// it (composited on the page colour), every pixel a Z × Z block.
+    @Test(arguments: [(30, 4, "1C1C1E"), (75, 2, "FFFFFF")])
+    func chromiumScrubsTheGIFOnThePageColour(frame: Int, zoom: Int, page: String) throws {
+        guard Self.chromium != nil else {
+            Issue.record("Chromium is not installed; run 'make deps' (Debian package chromium)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "c.gif", "--preview", "review.html", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        guard let value = Int(page, radix: 16) else { return }
+        let colour = (value >> 16, (value >> 8) & 255, value & 255)
+        let expected = try Self.pillowFrame(dir + "/c.gif", frame: frame, on: colour)
+        let (w, h) = (expected.width, expected.height)
+        #expect(expected.frames == 120 && w == 64 && h == 64)
+        guard expected.rgb.count == 3 * w * h else { return }
+        // Frame N is not frame 0: a live GIF stuck at its start cannot pass for it.
+        let start = try Self.pillowFrame(dir + "/c.gif", frame: 0, on: colour)
+        #expect(start.rgb != expected.rgb)
+        let fragment = "bg=\(page)&frame=\(frame)&zoom=\(zoom)"
+        guard
+            let shot = try Self.screenshot(
+                dir + "/review.html", fragment: fragment, budget: 3000, width: 1000, height: 800, in: dir)
+        else { return }
+        // The page colour, far from any figure (the body's corner).
+        let corner = shot[2, 2]
+        #expect(
+            (Int(corner.r), Int(corner.g), Int(corner.b)) == colour, "corner \(corner) on #\(page)")
+        guard let at = Self.find(expected.rgb, width: w, height: h, zoom: zoom, in: shot) else {
+            Issue.record(
+                "frame \(frame) of the GIF at \(zoom)× is nowhere on the page (\(dir)/shot-3000-\(fragment).png)")
+            return
+        }
+        guard at.x >= 3, at.y >= 3, at.x + w * zoom + 3 <= shot.width, at.y + h * zoom + 3 <= shot.height else {
+            Issue.record("frame found at the screenshot's edge: \(at)")
+            return
+        }
+        // Every device pixel of the canvas, and a 3 px band around it on the page colour.
+        var wrong = 0
+        var aroundWrong = 0
+        for y in (at.y - 3)..<(at.y + h * zoom + 3) {
+            for x in (at.x - 3)..<(at.x + w * zoom + 3) {
+                let p = shot[x, y]
+                let got = (Int(p.r), Int(p.g), Int(p.b))
+                let (u, v) = (x - at.x, y - at.y)
+                if u >= 0, v >= 0, u < w * zoom, v < h * zoom {
+                    let k = 3 * ((v / zoom) * w + u / zoom)
+                    let want = (Int(expected.rgb[k]), Int(expected.rgb[k + 1]), Int(expected.rgb[k + 2]))
+                    if got != want { wrong += 1 }
+                } else if got != colour {
+                    aroundWrong += 1
+                }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) canvas pixels differ from Pillow's frame \(frame)")
+        #expect(aroundWrong == 0, "\(aroundWrong) pixels around the GIF figure are not #\(page)")
+        // The GIF is the first figure: left of the page's middle, below the controls.
+        #expect(at.x < 200 && at.y > 60, "found at \(at)")
+    }
+
+    /// The DOM Chromium holds after `budget` ms of virtual time, serialised, or nil without it.
+    static func dumpDOM(_ page: String, fragment: String, budget: Int, in dir: String) throws -> String? {
+        guard let chromium = Self.chromium else { return nil }
+        let run = try runProcess(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--user-data-dir=\(dir)/chromium-profile", "--virtual-time-budget=\(budget)", "--dump-dom",
+                "file://\(page)#\(fragment)",
+            ])
+        return run.stdout
+    }
+
+    /// The scrubbers' read-outs for `#frame=30`: the GIF's from the decoder (frame 30 starts at
+    /// 1000 ms and lasts 30 ms: delays 3, 4, 3 cs repeating), the sprite's from its cells (33, 34,
+    /// 33 ms). Without `ImageDecoder` (removed before the page's script runs) the GIF keeps
+    /// playing, the note says why, and the sprite still scrubs.
+    @Test func scrubberReadoutsAndNoImageDecoder() throws {
+        guard Self.chromium != nil else {
+            Issue.record("Chromium is not installed; run 'make deps' (Debian package chromium)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "c.gif", "--preview", "review.html", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = String(decoding: readBytes(dir + "/review.html"), as: UTF8.self)
+        let sprite = "<output>cell 30 of 120, at 1000 ms for 33 ms</output>"
+        guard let dom = try Self.dumpDOM(dir + "/review.html", fragment: "frame=30", budget: 2000, in: dir) else {
+            return
+        }
+        #expect(dom.contains("<output>frame 30 of 120, at 1000 ms for 30 ms</output>"))
+        #expect(dom.contains(sprite))
+        #expect(dom.contains("<p class=\"note\" id=\"no-decoder\" hidden=\"\">"))
+        // Paused: the live GIF is hidden behind the canvas (the attribute lands after src).
+        let hiddenGIF = #"<img id="gif-0"[^>]* hidden="""#
+        #expect(dom.range(of: hiddenGIF, options: .regularExpression) != nil)
+
+        let without = page.replacingOccurrences(
+            of: "<body class=\"checker\">", with: "<body class=\"checker\"><script>delete window.ImageDecoder;</script>"
+        )
+        #expect(without != page)
+        try writeFile(without, to: dir + "/without.html")
+        guard let bare = try Self.dumpDOM(dir + "/without.html", fragment: "frame=30", budget: 2000, in: dir) else {
+            return
+        }
+        #expect(bare.contains("<p class=\"note\" id=\"no-decoder\">"))
+        #expect(bare.contains("<output>no ImageDecoder</output>"))
+        #expect(bare.contains(sprite))
+        #expect(bare.contains("<img id=\"gif-0\" alt=\"GIF\""))
+        #expect(bare.range(of: hiddenGIF, options: .regularExpression) == nil)
     }
 }
