@@ -11,9 +11,10 @@ public import Render
 /// blending, and merges a frame identical to the one before into it with the durations summed.
 ///
 /// Output rules:
-/// - Lossless (`WebPOptions.quality == nil`): VP8L frames with `exact` set, so every composited
-///   frame decodes to the input RGBA exactly (the colour of fully transparent pixels is kept as
-///   well); `allow_mixed` off, so no frame is lossy.
+/// - Lossless (`WebPOptions.quality == nil`): VP8L frames, so every composited frame decodes to
+///   the input RGBA exactly: alpha everywhere, colour wherever alpha > 0. `exact` is set, so
+///   libwebp does not rewrite the colour under transparent pixels either (it may still show the
+///   previous frame's there, through blending); `allow_mixed` off, so no frame is lossy.
 /// - Lossy (`quality` 0…100): VP8 frames at that quality with the alpha plane at the same
 ///   quality; `allow_mixed` on as measured (docs/encoding.md), so a frame that compresses
 ///   smaller lossless is kept lossless.

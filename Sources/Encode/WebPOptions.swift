@@ -39,7 +39,7 @@ public enum WebPEffort: String, CaseIterable, Equatable, Sendable {
     /// Fast and small: libwebp method 3 at lossless effort 75, one encoder.
     case `default`
     /// Slowest and smallest: three encoders with `minimize_size` (every frame tried with both
-    /// disposals), img2webp `-min_size`'s settings among them, and the smallest file kept; about
-    /// 40–100× the default's time on the bundled presets.
+    /// disposals), img2webp `-min_size`'s settings among them, and the smallest file kept; 50–200×
+    /// the default's time on the bundled presets.
     case max
 }
