@@ -18,14 +18,16 @@ SHELL := /bin/sh
 SWIFT ?= swift
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-# Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng);
+# Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng,
+# libwebp + libwebpmux for animated WebP);
 # the pinned text font (Inter, fonts-inter); for the tests Pillow, the independent GIF decoder
 # (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, ImageMagick, ffmpeg and
 # gifsicle (the other decoders every GIF is checked against, and the peers `make bench-peers`
-# measures), Chromium, whose headless screenshot of a --preview page a test checks, and strace,
-# which kills an export at each rename in the commit test.
-DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter \
-	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium strace
+# measures), webp (webpinfo for the WebP structure tests; img2webp and gif2webp, the WebP peers),
+# Chromium, whose headless screenshot of a --preview page a test checks, and strace, which kills
+# an export at each rename in the commit test.
+DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
+	fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium strace
 
 .PHONY: deps build demo test bench bench-peers lint clean
 

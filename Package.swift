@@ -28,6 +28,9 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"])]),
         // glibc's mallopt, which Swift's Glibc module does not expose (MemoryTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -36,7 +39,7 @@ let package = Package(
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
-        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant"]),
+        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),

@@ -3,7 +3,7 @@
 extension Command {
     /// What `animexport --help` prints (a tested golden: Tests/CLITests/Fixtures/help.txt).
     static let helpText = """
-        animexport: turn JSON animation presets into looping GIFs and PNG sprite sheets.
+        animexport: turn JSON animation presets into looping GIFs, animated WebP and PNG sprite sheets.
 
         USAGE
           animexport PRESET.json [-o OUT] [options]       export one preset
@@ -13,15 +13,17 @@ extension Command {
           animexport check PRESET|DIR... -o DIR/ [options] compare with the files in DIR
 
         OUTPUT (-o, repeatable; the kind follows the name)
-          -o NAME.gif            animated GIF
+          -o NAME.gif            animated GIF (1-bit alpha: edges matted onto one page colour)
+          -o NAME.webp           animated WebP (real alpha, lossless unless --quality)
           -o NAME.png            sprite sheet PNG plus NAME.json (Aseprite/TexturePacker json-array)
           -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json; DIR must exist
           (no -o)                output/PRESET.gif (output/ is created)
-          --format LIST          what -o DIR/ receives: gif, sheet, frames (default gif,sheet)
+          --format LIST          what -o DIR/ receives: gif, webp, sheet, frames (default gif,sheet)
           --frames DIR           also write every frame as DIR/PRESET-000.png (straight alpha)
           --frame N              write only frame N of the loop as one PNG (-o NAME.png or DIR/)
           --time SEC             write only the instant SEC (preset clock) as one PNG
-          --preview FILE.html    one self-contained page: GIF, sheet animated by CSS, params, timing
+          --preview FILE.html    one self-contained page: every animated format side by side on a
+                                 page-colour switch, frame scrubber, zoom, params, timing
           --report FILE.json     per frame the intended time and the encoded delay, warnings
 
         TIMING
@@ -46,6 +48,10 @@ extension Command {
           --lossy N              let each pixel be up to N levels per channel off its
                                  palette colour (0…255; default 0, lossless); transparency
                                  stays exact, and the file is never larger than lossless
+
+        WEBP
+          --quality N            lossy WebP at quality N (0…100; default: lossless)
+          --effort standard|max  max: smallest files, many times slower (default standard)
 
         SPRITE SHEET
           --columns N            cells per row (default: ceil(sqrt(frames)))

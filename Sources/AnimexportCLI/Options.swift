@@ -59,6 +59,10 @@ struct Options: Equatable {
     /// `--lossy N`: per-channel tolerance in levels, 0 = lossless.
     var lossy = 0
     var extrude = 0
+    /// `--quality N`: lossy WebP at this quality; nil = lossless.
+    var quality: Int?
+    /// `--effort`: how hard APNG and WebP compress.
+    var effort: EncodeEffort = .standard
     var trim = false
     var sheetType: SheetLayout = .grid
     var sheetColors: Int?
@@ -84,9 +88,10 @@ struct Options: Equatable {
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
         "--frames": "a directory", "--dither": "none, ordered or fs", "--lossy": "levels 0…255", "--extrude": "pixels",
         "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
-        "--format": "a list of gif, sheet, frames", "--jobs": "a thread count",
+        "--format": "a list of gif, webp, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
+        "--quality": "a WebP quality 0…100", "--effort": "standard or max",
     ]
     static let flags = ["--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim"]
 
@@ -204,7 +209,9 @@ struct Options: Equatable {
             }
             scales = list
         case "--duration":
-            duration = try Self.number(value, name, "a loop period in seconds, 0.02…600 (a GIF frame lasts at least 2 cs)") {
+            duration = try Self.number(
+                value, name, "a loop period in seconds, 0.02…600 (a GIF frame lasts at least 2 cs)"
+            ) {
                 $0 >= 0.02 && $0 <= 600
             }
         case "--background":
@@ -265,6 +272,10 @@ struct Options: Equatable {
                 value, name, ["none": .none, "ordered": .ordered, "fs": .floydSteinberg], "none, ordered or fs")
         case "--lossy":
             lossy = try Self.integer(value, name, "a tolerance in levels 0…255 (0 = lossless)", 0...255)
+        case "--quality":
+            quality = try Self.integer(value, name, "a lossy WebP quality 0…100", 0...100)
+        case "--effort":
+            effort = try Self.choice(value, name, ["standard": .standard, "max": .max], "standard or max")
         case "--extrude":
             extrude = try Self.integer(value, name, "whole pixels 0…64", 0...64)
         case "--sheet-type":
@@ -287,6 +298,8 @@ struct Options: Equatable {
         settings.gif.dither = dither
         settings.gif.lossy = lossy
         settings.loop = loop
+        settings.effort = effort
+        settings.webpQuality = quality
         settings.columns = columns
         settings.padding = padding
         settings.extrude = extrude

@@ -91,16 +91,6 @@ enum OutputPlan {
         }
     }
 
-    /// A format's name in messages.
-    static func describe(_ kind: OutputFormatKind) -> String {
-        switch kind {
-        case .gif: "animated GIF"
-        case .sheet: "sprite sheet + NAME.json"
-        case .frames: "PNG frames"
-        case .still: "one frame"
-        }
-    }
-
     static func isDirectory(_ path: String) -> Bool {
         if path.hasSuffix("/") { return true }
         var isDirectory: ObjCBool = false
@@ -131,7 +121,7 @@ enum OutputPlan {
             guard OutputFormatKind.forExtension(ext) != nil else {
                 let what = ext.isEmpty ? "has no extension" : "has the extension .\(ext)"
                 let kinds = OutputFormatKind.folderKinds.compactMap { kind in
-                    kind.format.fileExtensions.first.map { "NAME.\($0) (\(describe(kind)))" }
+                    kind.format.fileExtensions.first.map { "NAME.\($0) (\(kind.format.title))" }
                 }
                 throw UsageError(
                     message: "-o \(output) \(what); use \(kinds.joined(separator: ", ")) or a directory ending in /")

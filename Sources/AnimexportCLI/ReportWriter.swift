@@ -25,7 +25,7 @@ enum ReportWriter {
         case .explicit: source = "duration"
         case .still: source = "still"
         }
-        return .object([
+        let members: KeyValuePairs<String, JSONText> = [
             "preset": .string(job.presetPath),
             "name": .string(job.composition.name),
             "output": .string(job.stem),
@@ -38,7 +38,8 @@ enum ReportWriter {
             ]),
             "gif": gifTiming(product).map(timing) ?? .null,
             "sheet": sheetTiming(product).map(timing) ?? .null,
-        ])
+        ]
+        return .object(members.map { JSONText.Member(key: $0.key, value: $0.value) } + otherTimings(product))
     }
 
     /// The sheet's timing: the sheet's own, or the plan's on the millisecond grid when no sheet
@@ -50,6 +51,19 @@ enum ReportWriter {
         return TimingReport.make(
             plan: plan, delays: FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount),
             grid: .milliseconds)
+    }
+
+    /// The timing of every other animated format the job wrote (`apng`, `webp`), keyed by its
+    /// `--format` name, in target order.
+    private static func otherTimings(_ product: JobProduct) -> [JSONText.Member] {
+        var members: [JSONText.Member] = []
+        for p in product.products where p.target.written && ![.gif, .sheet].contains(p.target.kind) {
+            guard let report = p.timing, !members.contains(where: { $0.key == p.target.kind.rawValue }) else {
+                continue
+            }
+            members.append(JSONText.Member(key: p.target.kind.rawValue, value: timing(report)))
+        }
+        return members
     }
 
     /// The GIF's timing as the file stores it, or the delays a GIF of the job would get.

@@ -20,6 +20,8 @@ public struct GIFFormat: OutputFormat {
     public var fileExtensions: [String] { ["gif"] }
     /// `image/gif`.
     public var mediaType: String { "image/gif" }
+    /// `animated GIF`.
+    public var title: String { "animated GIF" }
 
     /// `plan`, or one at `maximumFrameRate` when `plan.fps` is higher; in both cases with at most
     /// one frame per 2 cs of the period, so that no delay rounds below 2 cs (semantics §8.4) even
@@ -83,6 +85,8 @@ public struct SheetFormat: OutputFormat {
     public var kind: OutputFormatKind { .sheet }
     /// `png`.
     public var fileExtensions: [String] { ["png"] }
+    /// `sprite sheet + NAME.json`.
+    public var title: String { "sprite sheet + NAME.json" }
 
     /// The PNG, then its JSON beside it (`x.png` → `x.json`).
     public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
@@ -176,6 +180,8 @@ public struct FramesFormat: OutputFormat {
     public var kind: OutputFormatKind { .frames }
     /// None: `--format frames` or `--frames DIR` ask for it.
     public var fileExtensions: [String] { [] }
+    /// `PNG frames`.
+    public var title: String { "PNG frames" }
 
     /// The prefix `directory/stem`.
     public func target(directory: String, stem: String) -> OutputTarget {
@@ -222,6 +228,8 @@ public struct StillFormat: OutputFormat {
     public var kind: OutputFormatKind { .still }
     /// `png`, chosen with `--frame`/`--time`.
     public var fileExtensions: [String] { [] }
+    /// `one frame`.
+    public var title: String { "one frame as PNG" }
 
     /// Frame 0 of `frames` as a PNG.
     /// - Throws: `PNGCodec.CodecError`, `RenderError`, or the sink's `WriteError`.

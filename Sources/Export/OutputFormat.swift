@@ -11,6 +11,8 @@ public import Timeline
 public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterable {
     /// Animated GIF, `NAME.gif`.
     case gif
+    /// Animated WebP, `NAME.webp`.
+    case webp
     /// Sprite sheet, `NAME.png` + `NAME.json`.
     case sheet
     /// Every frame as `NAME-000.png`, `NAME-001.png`, …
@@ -22,6 +24,7 @@ public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterabl
     public var format: any OutputFormat {
         switch self {
         case .gif: GIFFormat()
+        case .webp: WebPFormat()
         case .sheet: SheetFormat()
         case .frames: FramesFormat()
         case .still: StillFormat()
@@ -29,7 +32,7 @@ public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterabl
     }
 
     /// The kinds `--format` accepts (every kind but `still`, which `--frame`/`--time` ask for).
-    public static let folderKinds: [OutputFormatKind] = [.gif, .sheet, .frames]
+    public static let folderKinds: [OutputFormatKind] = [.gif, .webp, .sheet, .frames]
 
     /// The kind a file output `-o NAME.EXT` asks for, by its extension (any case), or nil.
     /// `.png` is a sprite sheet (and the one PNG of `--frame`/`--time`).
@@ -186,6 +189,8 @@ public protocol OutputFormat: Sendable {
     /// Extensions, lower case without the dot, that `-o NAME.EXT` picks this format by; the
     /// first is the one folder outputs get. Empty for formats only a folder or option asks for.
     var fileExtensions: [String] { get }
+    /// What the format makes, in a few words for messages (`animated GIF`).
+    var title: String { get }
     /// The main file's media type (`image/gif`), for `data:` URIs and `<picture>` sources.
     var mediaType: String { get }
     /// The target in folder `directory` for the file stem `stem` (`NAME-size-24@2x`).

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Testing
+
+/// Every bundled preset written as each real-alpha animated format decodes, in Pillow, to exactly
+/// the rendered straight-alpha frames at the right times, and composites on white, black and
+/// #1C1C1E exactly as the frames do; the structure is checked by the format's own tool.
+@Suite(.serialized) struct AnimatedFormatTests {
+    static let presets: [String] = {
+        ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/presets")) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }()
+
+    /// Decodes `file` with Pillow and compares every decoded frame with the PNG frames in
+    /// `frames` that fall in its time span (frames merged by the encoder cover several). Prints
+    /// `frames=K covered=N mismatched=M total_ms=T loop=L composite_mismatches=C`.
+    static let compare = #"""
+        import sys, os, glob
+        from PIL import Image
+        path, frames_dir, period = sys.argv[1], sys.argv[2], float(sys.argv[3])
+        rendered = [Image.open(p).convert("RGBA") for p in sorted(glob.glob(frames_dir + "/*.png"))]
+        n = len(rendered)
+        im = Image.open(path)
+        starts, decoded, t = [], [], 0.0
+        for k in range(im.n_frames):
+            im.seek(k)
+            decoded.append(im.convert("RGBA").copy())
+            starts.append(t)
+            t += float(im.info.get("duration", 0))
+        total = t
+        # Rendered frame i is meant at i*P/N; the file shows it from the frame whose span holds that.
+        covered = mismatched = composite = 0
+        grounds = [(255, 255, 255, 255), (0, 0, 0, 255), (28, 28, 30, 255)]
+        for i, want in enumerate(rendered):
+            at = 1000.0 * period * i / n
+            k = max(j for j in range(len(starts)) if starts[j] <= at + 0.5)
+            got = decoded[k]
+            covered += 1
+            a, b = want.tobytes(), got.tobytes()
+            bad = 0
+            for p in range(0, len(a), 4):
+                if a[p + 3] != b[p + 3] or (a[p + 3] != 0 and a[p:p + 3] != b[p:p + 3]):
+                    bad += 1
+            if bad:
+                mismatched += 1
+            for g in grounds:
+                bg = Image.new("RGBA", want.size, g)
+                if Image.alpha_composite(bg, want).tobytes() != Image.alpha_composite(bg, got).tobytes():
+                    composite += 1
+        print(f"frames={len(decoded)} covered={covered} mismatched={mismatched} total_ms={round(total)} "
+              f"loop={im.info.get('loop')} composite_mismatches={composite}")
+        """#
+
+    @Test(arguments: presets)
+    func webpIsLosslessAndTimedExactly(preset: String) throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(
+            [packageRoot + "/presets/\(preset).json", "-o", "a.webp", "--frames", "frames", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let period = try loopPeriod(preset, in: dir)
+        let result = try runPython(Self.compare, arguments: [dir + "/a.webp", dir + "/frames", String(period)])
+        let facts = Self.facts(result.stdout)
+        let frameCount = listing(dir + "/frames").count
+        #expect(facts["covered"] == frameCount, "\(result.stdout) \(result.stderr)")
+        #expect(facts["mismatched"] == 0, "\(result.stdout)")
+        #expect(facts["composite_mismatches"] == 0, "\(result.stdout)")
+        #expect(facts["total_ms"] == Int((period * 1000).rounded()), "\(result.stdout)")
+        #expect(facts["loop"] == 0, "\(result.stdout)")
+        let info = try runProcess("/usr/bin/webpinfo", ["-summary", dir + "/a.webp"])
+        #expect(info.stdout.contains("No error detected."), "\(info.stdout)")
+    }
+
+    @Test func webpLoopCountIsTotalPlays() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(
+            [packageRoot + "/presets/loading-dots.json", "-o", "a.webp", "--loop", "3", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try runPython(
+            "from PIL import Image; print(Image.open('\(dir)/a.webp').info.get('loop'))")
+        #expect(result.stdout == "3\n")
+    }
+
+    /// The loop period of `preset` as `--report` gives it.
+    private func loopPeriod(_ preset: String, in dir: String) throws -> Double {
+        let run = try runTool(
+            [packageRoot + "/presets/\(preset).json", "-o", "p.gif", "--report", "p.json", "-q"], in: dir)
+        #expect(run.status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/p.json"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let animation = (object?["animations"] as? [[String: Any]])?.first
+        return ((animation?["loop"] as? [String: Any])?["period"] as? Double) ?? .nan
+    }
+
+    /// `key=value` integers from the script's line.
+    static func facts(_ line: String) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for pair in line.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let v = Int(parts[1]) { out[String(parts[0])] = v }
+        }
+        return out
+    }
+}
