@@ -23,11 +23,17 @@ public struct Composition: Equatable, Sendable {
     public var layers: [Layer]
     /// Lint codes the preset acknowledges (`allowLints`), for lints found after decoding.
     public var allowedLints: [String]
+    /// Where each object member the decoder read sits in the file, by its JSONPath
+    /// (`$.layers[0].animations[1].repeatCount` → line 12, column 7), so problems found after
+    /// decoding (`ExportBudget`, `LoopPlan`) can point at the value. Array items are not listed
+    /// (a million polygon points would cost more than they tell); empty when not decoded.
+    public var sourceLocations: [String: SourceLocation]
 
     /// Builds a composition; the decoder is the usual source of one.
     public init(
         name: String, description: String = "", canvas: Canvas, fps: Double = 30,
-        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = []
+        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = [],
+        sourceLocations: [String: SourceLocation] = [:]
     ) {
         self.name = name
         self.description = description
@@ -37,6 +43,7 @@ public struct Composition: Equatable, Sendable {
         self.parameters = parameters
         self.layers = layers
         self.allowedLints = allowedLints
+        self.sourceLocations = sourceLocations
     }
 }
 

@@ -152,7 +152,8 @@ extension PresetDecoder {
         if let name, state.shape.isShape {
             context.namedPaths[name] = state.shape.path.applying(state.transform)
         }
-        return Layer(name: name, state: state, animations: animations, children: children)
+        context.locations[path] = value.location
+        return Layer(name: name, state: state, animations: animations, children: children, sourcePath: path)
     }
 
     /// The shape's geometry; nil (with errors reported) when a required key is missing or bad.
