@@ -130,11 +130,17 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Formats a number the way presets and messages show it: integers without a fraction, others
-/// with up to 6 significant decimals, always with `.` as the decimal separator (locale-proof).
+/// with up to 6 decimals, always with `.` as the decimal separator (locale-proof). Magnitudes
+/// of 1e15 and more, and non-zero ones below 1e-6 (which 6 decimals would show as 0), are
+/// written with 6 significant digits and an exponent: `1e+300`, `1e-09`.
 public func formatNumber(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-infinity" : "infinity" }
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    if abs(value) >= 1e15 || (value != 0 && abs(value) < 1e-6) {
+        return String(format: "%.6g", locale: nil, value)
+    }
+    // |value| < 1e15 here, so the conversion is exact and cannot trap.
+    if value == value.rounded() { return String(Int64(value)) }
     var text = String(format: "%.6f", locale: nil, value)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }

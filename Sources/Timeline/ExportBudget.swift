@@ -265,7 +265,7 @@ struct GeometryTally {
                 BudgetViolation(
                     subject: .preset(path: worst.path), value: segments, limit: Double(ExportBudget.maximumPathSegments),
                     message:
-                        "a frame may draw \(formatNumber(segments)) path segments (this layer \(worst.what)), more than the limit of \(ExportBudget.maximumPathSegments)"
+                        "a frame may draw \(formatNumber(segments)) path segments (this layer: \(worst.what)), more than the limit of \(ExportBudget.maximumPathSegments)"
                 ))
         }
         if dashes > Double(ExportBudget.maximumDashesPerFrame), let worst = worstDashes {
@@ -274,7 +274,7 @@ struct GeometryTally {
                     subject: .preset(path: worst.path), value: dashes.rounded(.up),
                     limit: Double(ExportBudget.maximumDashesPerFrame),
                     message:
-                        "a frame may cut \(formatNumber(dashes.rounded(.up))) dashes (this stroke \(worst.what): its path length over the pattern's period), more than the limit of \(ExportBudget.maximumDashesPerFrame)"
+                        "a frame may cut up to \(formatNumber(dashes.rounded(.up))) dashes (this stroke: \(worst.what), its path length over the pattern's period), more than the limit of \(ExportBudget.maximumDashesPerFrame)"
                 ))
         }
         return found

@@ -221,8 +221,11 @@ extension LoopPlan {
         -> LoopPlanError
     {
         let violation = BudgetViolation(subject: subject, value: value, limit: limit, message: message)
-        let path: String? = if case .preset(let p) = subject { p } else { nil }
-        return LoopPlanError(message: violation.description, path: path, violation: violation)
+        // A preset path travels in `path` (diagnostics print it); an option leads the message.
+        switch subject {
+        case .preset(let path): return LoopPlanError(message: message, path: path, violation: violation)
+        case .option: return LoopPlanError(message: violation.description, path: nil, violation: violation)
+        }
     }
 
     /// `track`'s JSONPath with `key` appended, or `$` when the animation was not decoded.
