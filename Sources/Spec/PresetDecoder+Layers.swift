@@ -54,6 +54,8 @@ extension PresetDecoder {
         "hidden", "rotation3D", "animations",
     ]
     static let paintKeys = ["fill", "stroke", "strokeStart", "strokeEnd"]
+    static let fillKeys = ["color", "rule"]
+    static let strokeKeys = ["color", "width", "lineCap", "lineJoin", "miterLimit", "lineDashPattern", "lineDashPhase"]
     /// Smallest sum of a `lineDashPattern`, in points: the renderer cuts every dash itself
     /// (`PathMeasure.strokePieces`), and a finer pattern would cost millions of dashes per frame
     /// for what looks like a solid line.
@@ -279,7 +281,7 @@ extension PresetDecoder {
                 if let r = f.value("rule").flatMap({ context.enumeration($0, f.path("rule"), as: FillRule.self) }) {
                     state.fillRule = r
                 }
-                f.finish(context: "a fill", known: ["color", "rule"])
+                f.finish(context: "a fill", known: Self.fillKeys)
             } else if let c = context.color(v, o.path("fill")) {
                 state.fillColor = c
             }
@@ -328,7 +330,7 @@ extension PresetDecoder {
             if let p = s.number("lineDashPhase") { state.lineDashPhase = p }
             s.finish(
                 context: "a stroke",
-                known: ["color", "width", "lineCap", "lineJoin", "miterLimit", "lineDashPattern", "lineDashPhase"],
+                known: Self.strokeKeys,
                 misplaced: [
                     "strokeStart": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",
                     "strokeEnd": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",

@@ -181,7 +181,7 @@ struct PresetDecoder {
         let background =
             o.value("background").flatMap { optionalColor($0, o.path("background"), none: "transparent") } ?? nil
         let matte = o.value("matte").flatMap { optionalColor($0, o.path("matte"), none: "none") } ?? nil
-        o.finish(context: "canvas", known: ["width", "height", "background", "matte"])
+        o.finish(context: "canvas", known: Self.canvasKeys)
         guard let width, let height else { return nil }
         return Canvas(width: width, height: height, background: background, matte: matte)
     }
@@ -195,7 +195,9 @@ struct PresetDecoder {
 
     // MARK: - Parameters
 
+    static let canvasKeys = ["width", "height", "background", "matte"]
     static let parameterKeys = ["default", "description", "min", "max", "type"]
+    static let parameterTypes = ["number", "color", "string", "boolean"]
 
     func decodeParameters(_ value: JSONValue, _ path: String) -> [Parameter] {
         guard case .object(let object) = value.kind else {
@@ -216,7 +218,7 @@ struct PresetDecoder {
             else { continue }
             let declaredType = o.value("type").flatMap { v -> String? in
                 guard let s = context.string(v, o.path("type")) else { return nil }
-                guard ["number", "color", "string", "boolean"].contains(s) else {
+                guard Self.parameterTypes.contains(s) else {
                     context.error(
                         o.path("type"), v.location,
                         "expected one of \"number\", \"color\", \"string\" or \"boolean\", found \"\(s)\"")
