@@ -225,7 +225,9 @@ struct GeometryTally {
             let total = (own.count + clip) * copies
             segments += total
             let blame = via ?? Self.path(layer, own.key)
-            let what = copies > 1 ? "\(formatNumber(own.count)) in each of \(formatNumber(copies)) copies" : formatNumber(own.count)
+            let what =
+                copies > 1
+                ? "\(formatNumber(own.count)) in each of \(formatNumber(copies)) copies" : formatNumber(own.count)
             if total > (worstSegments?.count ?? 0) { worstSegments = (total, blame, what) }
             if own.turns > Double(BezierPath.maximumArcSegments) / 4, longArc == nil {
                 longArc = (own.turns, Self.path(layer, "endAngle"))
@@ -234,7 +236,9 @@ struct GeometryTally {
                 let all = perCopy * copies
                 dashes += all
                 let what =
-                    copies > 1 ? "\(formatNumber(perCopy.rounded(.up))) in each of \(formatNumber(copies)) copies" : formatNumber(perCopy.rounded(.up))
+                    copies > 1
+                    ? "\(formatNumber(perCopy.rounded(.up))) in each of \(formatNumber(copies)) copies"
+                    : formatNumber(perCopy.rounded(.up))
                 if all > (worstDashes?.count ?? 0) {
                     worstDashes = (all, Self.path(layer, "stroke.lineDashPattern"), what)
                 }
@@ -263,7 +267,8 @@ struct GeometryTally {
         if segments > Double(ExportBudget.maximumPathSegments), let worst = worstSegments {
             found.append(
                 BudgetViolation(
-                    subject: .preset(path: worst.path), value: segments, limit: Double(ExportBudget.maximumPathSegments),
+                    subject: .preset(path: worst.path), value: segments,
+                    limit: Double(ExportBudget.maximumPathSegments),
                     message:
                         "a frame may draw \(formatNumber(segments)) path segments (this layer: \(worst.what)), more than the limit of \(ExportBudget.maximumPathSegments)"
                 ))

@@ -113,7 +113,8 @@ extension LoopPlan {
         let fpsSubject: BudgetSubject = fpsIsOption ? .option("--fps") : .preset(path: "$.fps")
         guard fps.isFinite, fps > 0 else {
             throw budgetError(
-                fpsSubject, value: fps, limit: 0, "frames per second must be a finite number > 0, found \(formatNumber(fps))")
+                fpsSubject, value: fps, limit: 0,
+                "frames per second must be a finite number > 0, found \(formatNumber(fps))")
         }
         let tracks = topLevelAnimations(composition.layers)
         let forever = tracks.filter(\.repeatsForever)
@@ -137,7 +138,8 @@ extension LoopPlan {
             guard explicit <= ExportBudget.maximumPeriod else {
                 throw budgetError(
                     subject, value: explicit, limit: ExportBudget.maximumPeriod,
-                    "a loop period of \(formatNumber(explicit)) s is longer than the limit of \(formatNumber(ExportBudget.maximumPeriod)) s")
+                    "a loop period of \(formatNumber(explicit)) s is longer than the limit of \(formatNumber(ExportBudget.maximumPeriod)) s"
+                )
             }
             period = explicit
             source = .explicit

@@ -99,7 +99,8 @@ func percentDTruncatesWithoutTrapping(value: Double, format: String, expected: S
     // Python's '%.0f' % 1e300 prints them).
     let text = TextTemplate.formatted(1e300, "%d")
     #expect(text.count == 301)
-    #expect(text.hasPrefix("100000000000000005250476025520442024870446858110815915491585411551180245798890819578637137"))
+    #expect(
+        text.hasPrefix("100000000000000005250476025520442024870446858110815915491585411551180245798890819578637137"))
     #expect(text.hasSuffix("96386865459400540160"))
 }
 
@@ -109,7 +110,9 @@ func percentDTruncatesWithoutTrapping(value: Double, format: String, expected: S
     let key = String(repeating: "a", count: 100_000)
     let found = problems(preset(layer: "{ \"type\": \"circle\", \"center\": [1, 1], \"radius\": 1, \"\(key)\": 1 }"))
     #expect(found.count == 1)
-    #expect(found.first?.message == "unknown key \"\(String(repeating: "a", count: 60))…(100000 characters)\" in a circle layer")
+    #expect(
+        found.first?.message
+            == "unknown key \"\(String(repeating: "a", count: 60))…(100000 characters)\" in a circle layer")
     #expect(found.first?.path == "$.layers[0]['\(String(repeating: "a", count: 60))…(100000 characters)']")
 }
 
@@ -154,7 +157,8 @@ private func validPNG() -> [UInt8] {
     }
     let adler = be32(Int(b << 16 | a))
     let n = UInt16(raw.count)
-    let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)] + raw + adler
+    let zlib: [UInt8] =
+        [0x78, 0x01, 0x01, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)] + raw + adler
     return signature + ihdr(2, 1) + chunk("IDAT", zlib) + chunk("IEND", [])
 }
 
@@ -186,7 +190,10 @@ private func imageProblems(_ bytes: [UInt8]) throws -> [Diagnostic] {
     ("truncated", "is truncated: chunk IDAT at byte 33 needs 32 bytes, the file has 24 left"),
     ("bad CRC", "is damaged: chunk IDAT at byte 33 fails its CRC check"),
     ("header only", "has no image data (header only)"),
-    ("30000×30000", "is 30000×30000 = 900000000 pixels, more than the limit of 16777216 (4096×4096) for an image layer"),
+    (
+        "30000×30000",
+        "is 30000×30000 = 900000000 pixels, more than the limit of 16777216 (4096×4096) for an image layer"
+    ),
     ("0×0", "is 0×0 pixels; a PNG must be at least 1×1 (PNG §11.2.2)"),
     ("no IEND", "is truncated: it ends without an IEND chunk"),
     ("not a PNG", "is not a PNG file (no PNG signature)"),
@@ -245,7 +252,8 @@ func brokenImagesFailValidateAtTheFileKey(kind: String, message: String) throws 
         ignored?.message == "keyTimes are ignored in cubicPaced mode (Core Animation paces the keyframes by distance)")
     #expect(animations[1].sourcePath == "$.layers[0].animations[1]")
     #expect(loaded.composition.layers[0].sourcePath == "$.layers[0]")
-    #expect(loaded.composition.sourceLocations["$.layers[0].animations[1].keyTimes"] == SourceLocation(line: 6, column: 81))
+    #expect(
+        loaded.composition.sourceLocations["$.layers[0].animations[1].keyTimes"] == SourceLocation(line: 6, column: 81))
 }
 
 @Test func cubicPacedNeedsMeasurableValues() {

@@ -93,7 +93,9 @@ private func firstColumn(after anchor: String) -> Set<String> {
     #expect(enumeration(property(definition("layer"), "type")) == types)
     let rows = table(after: "Layer types and their geometry (the **box** is what `anchorPoint` is relative to):")
     #expect(rows.compactMap { ticked($0.first ?? "").first } == types)
-    #expect(firstColumn(after: "Every layer has a `type` and may have:") == Set(PresetDecoder.commonLayerKeys).subtracting(["type"]))
+    #expect(
+        firstColumn(after: "Every layer has a `type` and may have:")
+            == Set(PresetDecoder.commonLayerKeys).subtracting(["type"]))
     #expect(firstColumn(after: "Shapes (all but `group`) also take paint:") == Set(PresetDecoder.paintKeys))
     for type in LayerType.allCases {
         var expected = Set(PresetDecoder.commonLayerKeys + type.geometryKeys)
@@ -120,12 +122,15 @@ private func firstColumn(after anchor: String) -> Set<String> {
     let paint = table(after: "Shapes (all but `group`) also take paint:")
     let strokeRow = paint.first { ticked($0.first ?? "") == ["stroke"] }?.dropFirst().joined() ?? ""
     #expect(Set(quoted(strokeRow)).intersection(["butt", "round", "square", "miter", "bevel"]).count == 5)
-    #expect(Set(quoted(strokeRow)).subtracting(LineCap.allCases.map(\.rawValue) + LineJoin.allCases.map(\.rawValue)) == Set(PresetDecoder.strokeKeys))
+    #expect(
+        Set(quoted(strokeRow)).subtracting(LineCap.allCases.map(\.rawValue) + LineJoin.allCases.map(\.rawValue))
+            == Set(PresetDecoder.strokeKeys))
     let fillRow = paint.first { ticked($0.first ?? "") == ["fill"] }?.dropFirst().joined() ?? ""
     #expect(Set(quoted(fillRow)).subtracting(FillRule.allCases.map(\.rawValue)) == Set(PresetDecoder.fillKeys))
     // Nested objects.
     #expect(keys(definition("rotation3D")) == Set(PresetDecoder.rotation3DKeys))
-    #expect(keys(property(definition("replicatorLayer"), "instanceTransform")) == Set(PresetDecoder.instanceTransformKeys))
+    #expect(
+        keys(property(definition("replicatorLayer"), "instanceTransform")) == Set(PresetDecoder.instanceTransformKeys))
     let font = property(definition("textLayer"), "font")
     #expect(keys(font) == Set(PresetDecoder.fontKeys))
     #expect(enumeration(property(font, "weight")) == FontWeight.allCases.map(\.rawValue))
@@ -192,7 +197,8 @@ private func firstColumn(after anchor: String) -> Set<String> {
     for path in schemaPaths where !aliases.contains(path) {
         #expect(AnimatableProperty(keyPath: path) != nil, "\(path)")
     }
-    let documented = Set(table(after: "### Key paths").flatMap { ticked($0.first ?? "") + ticked($0.dropFirst().joined()) })
+    let documented = Set(
+        table(after: "### Key paths").flatMap { ticked($0.first ?? "") + ticked($0.dropFirst().joined()) })
     let expected = Set(fixed + aliases + ["rotation3D.angle", "rotation3D[1].angle", "values.NAME"])
     #expect(expected.isSubset(of: documented), "undocumented: \(expected.subtracting(documented).sorted())")
 }
@@ -205,6 +211,7 @@ private func firstColumn(after anchor: String) -> Set<String> {
             continue
         }
     }
-    let colours = enumeration(((definition("color")["anyOf"] as? [[String: Any]]) ?? []).first { $0["enum"] != nil } ?? [:])
+    let colours = enumeration(
+        ((definition("color")["anyOf"] as? [[String: Any]]) ?? []).first { $0["enum"] != nil } ?? [:])
     #expect(Set(colours) == Set(RGBAColor.colorNames))
 }

@@ -279,10 +279,12 @@ func hugeArcSweepsAreRefusedAtTheEndAngle(endAngle: Double, message: String) thr
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let be = { (n: Int) in [24, 16, 8, 0].map { UInt8((n >> $0) & 0xFF) } }
-    let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(30000) + be(20000)
+    let header: [UInt8] =
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(30000) + be(20000)
     let file = dir.appendingPathComponent("big.png")
     try Data(header).write(to: file)
-    let image = ImageContent(file: "big.png", resolvedPath: file.path, center: Point(x: 0, y: 0), size: Point(x: 10, y: 10))
+    let image = ImageContent(
+        file: "big.png", resolvedPath: file.path, center: Point(x: 0, y: 0), size: Point(x: 10, y: 10))
     let c = Composition(
         name: "i", canvas: Canvas(width: 10, height: 10),
         layers: [Layer(state: LayerState(shape: .image(image)), sourcePath: "$.layers[0]")])
