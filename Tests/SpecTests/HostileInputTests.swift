@@ -232,7 +232,7 @@ func brokenImagesFailValidateAtTheFileKey(kind: String, message: String) throws 
                   "animations": [
                     { "keyPath": "opacity", "values": [0, 1, 0.5], "keyTimes": [0, 0.25, 1], "duration": 1,
                       "calculationMode": "cubic" },
-                    { "keyPath": "position", "values": [[0, 0], [10, 0], [10, 10]], "keyTimes": [0, 0.9, 1],
+                    { "keyPath": "position", "values": [[0, 0], [10, 0], [10, 30]], "keyTimes": [0, 0.9, 1],
                       "duration": 1, "calculationMode": "cubicPaced" } ] }
                 """))
     let animations = loaded.composition.layers[0].animations
@@ -245,7 +245,8 @@ func brokenImagesFailValidateAtTheFileKey(kind: String, message: String) throws 
     #expect(cubic.keyTimes == [0, 0.25, 1])
     #expect(cubic.timingFunctions == [.linear, .linear])
     #expect(paced.calculationMode == .cubicPaced)
-    #expect(paced.keyTimes == [0, 0.5, 1])  // evenly spaced knots; the given keyTimes are ignored
+    // Evenly spaced knots: neither the given keyTimes nor paced mode's distance-based [0, 0.25, 1].
+    #expect(paced.keyTimes == [0, 0.5, 1])
     let ignored = loaded.warnings.first { $0.lint == "ignored-key" }
     #expect(ignored?.path == "$.layers[0].animations[1].keyTimes")
     #expect(
