@@ -12,6 +12,8 @@ extension PresetDecoder {
     static let keyframeKeys = ["keyPath", "values", "keyTimes", "timingFunctions", "calculationMode"]
     static let groupKeys = ["animations"]
     static let pathKeys = ["keyPath", "path", "calculationMode", "rotationMode"]
+    /// Most keyframe values in `cubicPaced` mode (see `keyframes`).
+    static let maximumCubicPacedValues = 1000
 
     /// Decodes one animation for a layer whose model values are `layer`.
     /// `inheritedDuration` is the enclosing group's duration (children without their own
@@ -443,6 +445,15 @@ extension PresetDecoder {
                 timingFunctions = Array(repeating: .linear, count: n - 1)
             }
         case .paced, .cubicPaced:
+            // cubicPaced re-measures its spline (64 samples a segment) at every evaluation, so a
+            // long list would cost every frame that much: a thousand values is 64 000 samples.
+            if mode == .cubicPaced, n > Self.maximumCubicPacedValues {
+                context.error(
+                    o.path("values"), v.location,
+                    "cubicPaced takes at most \(Self.maximumCubicPacedValues) values (each frame measures the whole spline), found \(n)"
+                )
+                return nil
+            }
             for key in ["keyTimes", "timingFunctions"] {
                 if let ignored = o.value(key) {
                     context.lint(

@@ -269,3 +269,17 @@ func brokenImagesFailValidateAtTheFileKey(kind: String, message: String) throws 
         found.first?.message
             == "cubicPaced mode needs values that differ and can be measured (numbers, points or colours)")
 }
+
+@Test func cubicPacedValueCountIsBounded() {
+    let values = (0...1000).map { "\($0)" }.joined(separator: ", ")
+    let found = problems(
+        preset(
+            layer: """
+                { "type": "circle", "center": [50, 40], "radius": 10, "fill": "red",
+                  "animations": [ { "keyPath": "opacity", "values": [\(values)], "duration": 1, "calculationMode": "cubicPaced" } ] }
+                """))
+    #expect(found.map(\.path) == ["$.layers[0].animations[0].values"])
+    #expect(
+        found.first?.message
+            == "cubicPaced takes at most 1000 values (each frame measures the whole spline), found 1001")
+}
