@@ -154,6 +154,13 @@ extension BezierPath {
         return center + rotation.apply(to: Point(x: radiusX * c, y: radiusY * s))
     }
 
+    /// Most cubic segments one arc is cut into: 1024 quarter turns, 256 full turns (Cairo strokes
+    /// overlapping turns superlinearly: a 20 pt ring of 65 536 quarters took 300 s, 1024 take
+    /// 0.15 s, debug build). A longer
+    /// sweep is cut to that many turns (it would only wind over the same curve again);
+    /// `ExportBudget` refuses such arcs before anything is drawn, naming the angle.
+    public static let maximumArcSegments = 1 << 10
+
     /// Appends cubic segments of at most 90° approximating an elliptical arc from
     /// `startDegrees` over `sweepDegrees` (positive = increasing angle = clockwise on screen).
     /// The ellipse point at angle θ is `center + rotation·(radiusX·cos θ, radiusY·sin θ)`.
@@ -164,7 +171,12 @@ extension BezierPath {
         startDegrees: Double, sweepDegrees: Double, exactEnd: Point?
     ) {
         guard sweepDegrees != 0, sweepDegrees.isFinite else { return }
-        let count = max(1, Int((abs(sweepDegrees) / 90 - 1e-9).rounded(.up)))
+        // Checked: a sweep of 1e300° would overflow Int; past the cap the arc only winds again
+        // over the same circle, so it is cut to the cap (a whole number of turns).
+        let limit = Double(Self.maximumArcSegments) * 90
+        let sweepDegrees = min(max(sweepDegrees, -limit), limit)
+        let quarters = (abs(sweepDegrees) / 90 - 1e-9).rounded(.up)
+        let count = max(1, Int(exactly: quarters) ?? Self.maximumArcSegments)
         let step = sweepDegrees / Double(count)
         let alpha = 4.0 / 3.0 * tan(DegreeTrig.radians(step) / 4)
         func derivative(_ degrees: Double) -> Point {

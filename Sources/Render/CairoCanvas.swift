@@ -16,7 +16,9 @@ final class CairoCanvas {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw RenderError("create \(width)×\(height) surface: size must be 1…32767 pixels")
         }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        // The guard above keeps both sides within Int32.
+        guard let w = Int32(exactly: width), let h = Int32(exactly: height),
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)
         else {
             throw RenderError("create \(width)×\(height) surface: Cairo returned no surface")
         }

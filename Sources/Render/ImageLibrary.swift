@@ -39,8 +39,9 @@ final class ImageSurface: @unchecked Sendable {
 
     /// Copies straight-alpha RGBA into a new premultiplied ARGB32 surface.
     init(_ image: RGBAImage) throws(RenderError) {
-        guard image.width > 0, image.height > 0,
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
+        guard image.width > 0, image.height > 0, let w = Int32(exactly: image.width),
+            let h = Int32(exactly: image.height),
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else {
             throw RenderError("create \(image.width)×\(image.height) image surface: out of memory")

@@ -27,7 +27,9 @@ public struct RGBAImage: Equatable, Sendable {
     /// Wraps existing RGBA bytes.
     /// - Returns: `nil` when `pixels.count != width * height * 4` or a size is negative.
     public init?(width: Int, height: Int, pixels: [UInt8]) {
-        guard width >= 0, height >= 0, pixels.count == width * height * 4 else { return nil }
+        let (area, overflow1) = width.multipliedReportingOverflow(by: height)
+        let (bytes, overflow2) = area.multipliedReportingOverflow(by: 4)
+        guard width >= 0, height >= 0, !overflow1, !overflow2, pixels.count == bytes else { return nil }
         self.width = width
         self.height = height
         self.pixels = pixels

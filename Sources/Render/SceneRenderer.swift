@@ -14,9 +14,10 @@ public import Timeline
 /// projection's local area scale at the path's centre; text and images under a projection use
 /// the projection's affine approximation at their origin. No bundled preset combines those.
 public enum SceneRenderer {
-    /// Pixel size of a canvas at `scale`: `round(points · scale)` on each axis, at least 1.
+    /// Pixel size of a canvas at `scale`: `round(points · scale)` on each axis, at least 1 and
+    /// at most `Int32.max` (`ExportBudget.pixelSize`, which `ExportBudget.check` limits first).
     public static func pixelSize(width: Double, height: Double, scale: Double) -> (width: Int, height: Int) {
-        (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+        ExportBudget.pixelSize(width: width, height: height, scale: scale)
     }
 
     /// Renders `scene` at `scale` pixels per point. Vectors are re-rendered at the higher

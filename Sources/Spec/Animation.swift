@@ -36,13 +36,17 @@ public struct Animation: Equatable, Sendable {
     /// SwiftUI style only: seconds each leg holds its start before moving, SwiftUI's
     /// `.delay(d)` written inside `.repeatForever` (semantics §3.4). 0 otherwise.
     public var delay: Double
+    /// JSONPath of the animation object in its preset, e.g. `$.layers[0].animations[1]`, for
+    /// messages about it found after decoding (loop period, `ExportBudget`); empty when the
+    /// animation was not decoded from JSON.
+    public var sourcePath: String
 
     /// An animation; see the properties for units and defaults.
     public init(
         content: AnimationContent, beginTime: Double = 0, duration: Double,
         repeatCount: Double = 1, repeatDuration: Double? = nil, autoreverses: Bool = false,
         speed: Double = 1, timingFunction: TimingFunction = .linear, fillMode: FillMode = .removed,
-        style: AnimationStyle = .coreAnimation, delay: Double = 0
+        style: AnimationStyle = .coreAnimation, delay: Double = 0, sourcePath: String = ""
     ) {
         self.content = content
         self.beginTime = beginTime
@@ -55,6 +59,7 @@ public struct Animation: Equatable, Sendable {
         self.fillMode = fillMode
         self.style = style
         self.delay = delay
+        self.sourcePath = sourcePath
     }
 }
 

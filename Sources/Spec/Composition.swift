@@ -23,11 +23,17 @@ public struct Composition: Equatable, Sendable {
     public var layers: [Layer]
     /// Lint codes the preset acknowledges (`allowLints`), for lints found after decoding.
     public var allowedLints: [String]
+    /// Where each object member the decoder read sits in the file, by its JSONPath
+    /// (`$.layers[0].animations[1].repeatCount` → line 12, column 7), so problems found after
+    /// decoding (`ExportBudget`, `LoopPlan`) can point at the value. Array items are not listed
+    /// (a million polygon points would cost more than they tell); empty when not decoded.
+    public var sourceLocations: [String: SourceLocation]
 
     /// Builds a composition; the decoder is the usual source of one.
     public init(
         name: String, description: String = "", canvas: Canvas, fps: Double = 30,
-        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = []
+        duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = [],
+        sourceLocations: [String: SourceLocation] = [:]
     ) {
         self.name = name
         self.description = description
@@ -37,6 +43,7 @@ public struct Composition: Equatable, Sendable {
         self.parameters = parameters
         self.layers = layers
         self.allowedLints = allowedLints
+        self.sourceLocations = sourceLocations
     }
 }
 
@@ -123,11 +130,17 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Formats a number the way presets and messages show it: integers without a fraction, others
-/// with up to 6 significant decimals, always with `.` as the decimal separator (locale-proof).
+/// with up to 6 decimals, always with `.` as the decimal separator (locale-proof). Magnitudes
+/// of 1e15 and more, and non-zero ones below 1e-6 (which 6 decimals would show as 0), are
+/// written with 6 significant digits and an exponent: `1e+300`, `1e-09`.
 public func formatNumber(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-infinity" : "infinity" }
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    if abs(value) >= 1e15 || (value != 0 && abs(value) < 1e-6) {
+        return String(format: "%.6g", locale: nil, value)
+    }
+    // |value| < 1e15 here, so the conversion is exact and cannot trap.
+    if value == value.rounded() { return String(Int64(value)) }
     var text = String(format: "%.6f", locale: nil, value)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }

@@ -23,6 +23,8 @@ final class DecodeContext {
     var namedPaths: [String: BezierPath] = [:]
     /// Whether a font family is installed, when the caller can tell.
     var fontAvailable: (@Sendable (String) -> Bool)?
+    /// Locations of the object members read so far, by JSONPath (`Composition.sourceLocations`).
+    var locations: [String: SourceLocation] = [:]
 
     init(file: String) {
         self.file = file
@@ -212,7 +214,7 @@ final class DecodeContext {
             return nil
         }
         if let e = E(rawValue: s) { return e }
-        var message = "expected one of \(names.quotedList), found \"\(s)\""
+        var message = "expected one of \(names.quotedList), found \"\(abbreviated(s))\""
         if let near = suggestion(for: s, among: names) { message += "; did you mean \"\(near)\"?" }
         error(path, value.location, message)
         return nil
@@ -262,7 +264,9 @@ final class ObjectReader {
     /// The member's value, marking the key as known.
     func value(_ key: String) -> JSONValue? {
         used.insert(key)
-        return object[key]
+        guard let found = object[key] else { return nil }
+        context.locations[path(key)] = found.location
+        return found
     }
 
     /// Marks keys as known without reading them (e.g. `$schema`).
@@ -292,13 +296,14 @@ final class ObjectReader {
     /// suggestion); `misplaced` maps keys valid elsewhere to a hint about where they belong.
     func finish(context what: String, known: [String], misplaced: [String: String] = [:]) {
         for member in object.members where !used.contains(member.key) {
-            var message = "unknown key \"\(member.key)\" in \(what)"
+            let shown = abbreviated(member.key)
+            var message = "unknown key \"\(shown)\" in \(what)"
             if let hint = misplaced[member.key] {
-                message = "key \"\(member.key)\" does not apply to \(what): \(hint)"
+                message = "key \"\(shown)\" does not apply to \(what): \(hint)"
             } else if let near = suggestion(for: member.key, among: known) {
                 message += "; did you mean \"\(near)\"?"
             }
-            context.error(self.path(member.key), member.keyLocation, message)
+            context.error(self.path(shown), member.keyLocation, message)
         }
     }
 }

@@ -13,16 +13,20 @@ public struct Layer: Equatable, Sendable {
     public var animations: [Animation]
     /// Children, back to front (groups only; empty for shapes).
     public var children: [Layer]
+    /// JSONPath of the layer object in its preset, e.g. `$.layers[0].layers[2]`, for messages
+    /// about the layer found after decoding (`ExportBudget`); empty when not decoded from JSON.
+    public var sourcePath: String
 
     /// A layer; see the properties.
     public init(
         name: String? = nil, state: LayerState, animations: [Animation] = [],
-        children: [Layer] = []
+        children: [Layer] = [], sourcePath: String = ""
     ) {
         self.name = name
         self.state = state
         self.animations = animations
         self.children = children
+        self.sourcePath = sourcePath
     }
 }
 

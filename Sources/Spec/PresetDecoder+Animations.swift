@@ -12,6 +12,8 @@ extension PresetDecoder {
     static let keyframeKeys = ["keyPath", "values", "keyTimes", "timingFunctions", "calculationMode"]
     static let groupKeys = ["animations"]
     static let pathKeys = ["keyPath", "path", "calculationMode", "rotationMode"]
+    /// Most keyframe values in `cubicPaced` mode (see `keyframes`).
+    static let maximumCubicPacedValues = 1000
 
     /// Decodes one animation for a layer whose model values are `layer`.
     /// `inheritedDuration` is the enclosing group's duration (children without their own
@@ -188,12 +190,13 @@ extension PresetDecoder {
         if case .keyframes(let property, let k) = content, property == .strokeStart || property == .strokeEnd {
             lintStrokeRange(k.values, o.path("values"), o.object["values"]?.location)
         }
+        // Parity by remainder, not `Int(repeatCount)`: a count of 1e19 is whole and even but no Int.
         if style == .swiftUI, autoreverses, repeatCount.isFinite, repeatCount == repeatCount.rounded(),
-            Int(repeatCount) % 2 == 0
+            repeatCount.truncatingRemainder(dividingBy: 2) == 0
         {
             context.lint(
                 "autoreverse-snap", o.path("repeatCount"), o.object["repeatCount"]?.location,
-                "an even repeatCount (\(Int(repeatCount)) legs) with autoreverses ends back at the from value, then SwiftUI shows the to value: a visible jump; use an odd count or repeatForever"
+                "an even repeatCount (\(formatNumber(repeatCount)) legs) with autoreverses ends back at the from value, then SwiftUI shows the to value: a visible jump; use an odd count or repeatForever"
             )
         }
         if let spring = timingFunction.spring, o.object["duration"] != nil {
@@ -205,10 +208,11 @@ extension PresetDecoder {
                 )
             }
         }
+        context.locations[path] = value.location
         return Animation(
             content: content, beginTime: beginTime, duration: duration, repeatCount: repeatCount,
             repeatDuration: repeatDuration, autoreverses: autoreverses, speed: speed,
-            timingFunction: timingFunction, fillMode: fillMode, style: style, delay: delay)
+            timingFunction: timingFunction, fillMode: fillMode, style: style, delay: delay, sourcePath: path)
     }
 
     private func lintStrokeRange(_ values: [AnimatableValue], _ path: String, _ location: SourceLocation?) {
@@ -376,14 +380,8 @@ extension PresetDecoder {
 
     private func keyframes(_ o: ObjectReader, property: AnimatableProperty) -> Keyframes? {
         let mode =
-            o.value("calculationMode").flatMap { v -> CalculationMode? in
-                if case .string(let s) = v.kind, ["cubic", "cubicPaced"].contains(s) {
-                    context.error(
-                        o.path("calculationMode"), v.location,
-                        "calculationMode \"\(s)\" is not supported yet; use \"linear\", \"discrete\" or \"paced\"")
-                    return nil
-                }
-                return context.enumeration(v, o.path("calculationMode"), as: CalculationMode.self)
+            o.value("calculationMode").flatMap {
+                context.enumeration($0, o.path("calculationMode"), as: CalculationMode.self)
             } ?? .linear
         guard let v = o.value("values"), let items = context.array(v, o.path("values"), of: "keyframe values") else {
             return nil
@@ -447,20 +445,32 @@ extension PresetDecoder {
                 timingFunctions = Array(repeating: .linear, count: n - 1)
             }
         case .paced, .cubicPaced:
+            // cubicPaced re-measures its spline (64 samples a segment) at every evaluation, so a
+            // long list would cost every frame that much: a thousand values is 64 000 samples.
+            if mode == .cubicPaced, n > Self.maximumCubicPacedValues {
+                context.error(
+                    o.path("values"), v.location,
+                    "cubicPaced takes at most \(Self.maximumCubicPacedValues) values (each frame measures the whole spline), found \(n)"
+                )
+                return nil
+            }
             for key in ["keyTimes", "timingFunctions"] {
                 if let ignored = o.value(key) {
                     context.lint(
                         "ignored-key", o.path(key), ignored.location,
-                        "\(key) are ignored in paced mode (Core Animation spaces keyframes by distance)")
+                        "\(key) are ignored in \(mode.rawValue) mode (Core Animation paces the keyframes by distance)")
                 }
             }
             guard let times = Self.pacedKeyTimes(values) else {
                 context.error(
                     o.path("values"), v.location,
-                    "paced mode needs values that differ and can be measured (numbers, points or colours)")
+                    "\(mode.rawValue) mode needs values that differ and can be measured (numbers, points or colours)")
                 return nil
             }
-            keyTimes = times
+            // paced: key times proportional to the distance between values. cubicPaced: the
+            // Catmull-Rom spline through the values with evenly spaced knots, which the
+            // evaluator then traverses at constant speed (its own arc-length table).
+            keyTimes = mode == .paced ? times : (0..<n).map { Double($0) / Double(n - 1) }
             timingFunctions = Array(repeating: .linear, count: n - 1)
         }
         return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode)

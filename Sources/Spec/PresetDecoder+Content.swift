@@ -127,23 +127,17 @@ extension PresetDecoder {
             context.error(o.path("file"), v.location, "cannot read the image \"\(file)\" (looked for \(resolved))")
             return nil
         }
-        guard let pixelSize = Self.pngSize([UInt8](data.prefix(32))) else {
-            context.error(o.path("file"), v.location, "\"\(file)\" is not a PNG file")
+        let pixelSize: Point
+        do {
+            let checked = try PNGStructure.check([UInt8](data))
+            pixelSize = Point(x: Double(checked.width), y: Double(checked.height))
+        } catch {
+            context.error(o.path("file"), v.location, "the image \"\(abbreviated(file))\" \(error.message)")
             return nil
         }
         if size == nil { size = pixelSize }
         guard let center, let size else { return nil }
         return .image(ImageContent(file: file, resolvedPath: resolved, center: center, size: size))
-    }
-
-    /// Width and height from a PNG's IHDR chunk (PNG specification §11.2.2), or nil.
-    static func pngSize(_ bytes: [UInt8]) -> Point? {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
-            return nil
-        }
-        let be = { (i: Int) in bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return Point(x: Double(be(16)), y: Double(be(20)))
     }
 
     /// A clip shape: `{ "type": "circle" | "ellipse" | "rect" | "path" | …, geometry keys }`.

@@ -54,6 +54,8 @@ extension PresetDecoder {
         "hidden", "rotation3D", "animations",
     ]
     static let paintKeys = ["fill", "stroke", "strokeStart", "strokeEnd"]
+    static let fillKeys = ["color", "rule"]
+    static let strokeKeys = ["color", "width", "lineCap", "lineJoin", "miterLimit", "lineDashPattern", "lineDashPhase"]
     /// Smallest sum of a `lineDashPattern`, in points: the renderer cuts every dash itself
     /// (`PathMeasure.strokePieces`), and a finer pattern would cost millions of dashes per frame
     /// for what looks like a solid line.
@@ -152,7 +154,8 @@ extension PresetDecoder {
         if let name, state.shape.isShape {
             context.namedPaths[name] = state.shape.path.applying(state.transform)
         }
-        return Layer(name: name, state: state, animations: animations, children: children)
+        context.locations[path] = value.location
+        return Layer(name: name, state: state, animations: animations, children: children, sourcePath: path)
     }
 
     /// The shape's geometry; nil (with errors reported) when a required key is missing or bad.
@@ -278,7 +281,7 @@ extension PresetDecoder {
                 if let r = f.value("rule").flatMap({ context.enumeration($0, f.path("rule"), as: FillRule.self) }) {
                     state.fillRule = r
                 }
-                f.finish(context: "a fill", known: ["color", "rule"])
+                f.finish(context: "a fill", known: Self.fillKeys)
             } else if let c = context.color(v, o.path("fill")) {
                 state.fillColor = c
             }
@@ -327,7 +330,7 @@ extension PresetDecoder {
             if let p = s.number("lineDashPhase") { state.lineDashPhase = p }
             s.finish(
                 context: "a stroke",
-                known: ["color", "width", "lineCap", "lineJoin", "miterLimit", "lineDashPattern", "lineDashPhase"],
+                known: Self.strokeKeys,
                 misplaced: [
                     "strokeStart": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",
                     "strokeEnd": "strokeStart and strokeEnd are layer keys, beside \"stroke\"",

@@ -126,7 +126,36 @@ struct PresetDecoder {
 
         return Composition(
             name: name, description: description, canvas: canvas, fps: fps, duration: duration,
-            parameters: parameters, layers: layers, allowedLints: allowedLints)
+            parameters: parameters, layers: layers, allowedLints: allowedLints,
+            sourceLocations: context.locations)
+    }
+
+    /// Whether `text` is a decimal number as JSON writes one, with an optional leading `+` and
+    /// fraction digits allowed without an integer part (`.5`): `[+-]?(digits[.digits*]|.digits)([eE][+-]?digits)?`.
+    static func isDecimalNumber(_ text: String) -> Bool {
+        var scalars = Array(text.unicodeScalars)[...]
+        let isDigit = { (c: Unicode.Scalar) in c >= "0" && c <= "9" }
+        func digits() -> Int {
+            var count = 0
+            while let c = scalars.first, isDigit(c) {
+                scalars.removeFirst()
+                count += 1
+            }
+            return count
+        }
+        if let c = scalars.first, c == "+" || c == "-" { scalars.removeFirst() }
+        var mantissa = digits()
+        if scalars.first == "." {
+            scalars.removeFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let c = scalars.first, c == "e" || c == "E" {
+            scalars.removeFirst()
+            if let c = scalars.first, c == "+" || c == "-" { scalars.removeFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return scalars.isEmpty
     }
 
     static func isSafeName(_ s: String) -> Bool {
@@ -152,7 +181,7 @@ struct PresetDecoder {
         let background =
             o.value("background").flatMap { optionalColor($0, o.path("background"), none: "transparent") } ?? nil
         let matte = o.value("matte").flatMap { optionalColor($0, o.path("matte"), none: "none") } ?? nil
-        o.finish(context: "canvas", known: ["width", "height", "background", "matte"])
+        o.finish(context: "canvas", known: Self.canvasKeys)
         guard let width, let height else { return nil }
         return Canvas(width: width, height: height, background: background, matte: matte)
     }
@@ -166,7 +195,9 @@ struct PresetDecoder {
 
     // MARK: - Parameters
 
+    static let canvasKeys = ["width", "height", "background", "matte"]
     static let parameterKeys = ["default", "description", "min", "max", "type"]
+    static let parameterTypes = ["number", "color", "string", "boolean"]
 
     func decodeParameters(_ value: JSONValue, _ path: String) -> [Parameter] {
         guard case .object(let object) = value.kind else {
@@ -179,7 +210,7 @@ struct PresetDecoder {
             guard Self.isParameterName(member.key) else {
                 context.error(
                     ppath, member.keyLocation,
-                    "parameter names are letters, digits and '_', not starting with a digit; found \"\(member.key)\""
+                    "parameter names are letters, digits and '_', not starting with a digit; found \"\(abbreviated(member.key))\""
                 )
                 continue
             }
@@ -187,7 +218,7 @@ struct PresetDecoder {
             else { continue }
             let declaredType = o.value("type").flatMap { v -> String? in
                 guard let s = context.string(v, o.path("type")) else { return nil }
-                guard ["number", "color", "string", "boolean"].contains(s) else {
+                guard Self.parameterTypes.contains(s) else {
                     context.error(
                         o.path("type"), v.location,
                         "expected one of \"number\", \"color\", \"string\" or \"boolean\", found \"\(s)\"")
@@ -282,7 +313,7 @@ struct PresetDecoder {
         for name in overrides.keys.sorted() {
             let text = overrides[name] ?? ""
             guard let index = result.firstIndex(where: { $0.name == name }) else {
-                var message = "--set \(name): the preset has no parameter \"\(name)\""
+                var message = "--set \(abbreviated(name)): the preset has no parameter \"\(abbreviated(name))\""
                 if let near = suggestion(for: name, among: result.map(\.name)) {
                     message += "; did you mean \"\(near)\"?"
                 } else if !result.isEmpty {
@@ -303,7 +334,8 @@ struct PresetDecoder {
         switch p.defaultValue {
         case .number:
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let n = Double(trimmed), n.isFinite else {
+            // Decimal only: Swift's `Double("0x40")` reads hex (64), and "inf" or "nan" read too.
+            guard isDecimalNumber(trimmed), let n = Double(trimmed), n.isFinite else {
                 throw ParameterOverrideError(
                     message: "--set \(p.name)=\(text): expected a number, like the default \(p.defaultValue)")
             }

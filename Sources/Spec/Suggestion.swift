@@ -9,12 +9,18 @@
 /// qualifies when its distance is at most 2 and at most a third of `word`'s length (so a
 /// 3-letter word allows one edit and a 1- or 2-letter word only case changes). The closest
 /// candidate wins; ties go to the earlier one in `candidates`. An exact match is returned as is.
+///
+/// Cost: a candidate whose length differs from `word`'s by more than the limit cannot qualify
+/// (each extra scalar costs 1) and is skipped before any table is built, so a hostile word of
+/// 100 000 scalars costs one pass over it, not 100 000 × candidate cells.
 public func suggestion(for word: String, among candidates: [String]) -> String? {
     let typed = Array(word.unicodeScalars)
     let limit = min(2, Double(typed.count) / 3)
     var best: (candidate: String, distance: Double)?
     for candidate in candidates {
-        let distance = editDistance(typed, Array(candidate.unicodeScalars))
+        let scalars = Array(candidate.unicodeScalars)
+        guard Double(abs(scalars.count - typed.count)) <= limit else { continue }
+        let distance = editDistance(typed, scalars)
         if distance <= limit, distance < best?.distance ?? .infinity {
             best = (candidate, distance)
         }
@@ -48,4 +54,19 @@ private func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Doubl
 private func substitutionCost(_ x: Unicode.Scalar, _ y: Unicode.Scalar) -> Double {
     if x == y { return 0 }
     return x.properties.lowercaseMapping == y.properties.lowercaseMapping ? 0.25 : 1
+}
+
+/// `text` as messages echo it: whole when it has at most `limit` characters (default 60),
+/// otherwise its first `limit` characters, an ellipsis and the total count, e.g.
+/// `aaaa…(100000 characters)`, so a hostile key or option is not printed whole.
+public func abbreviated(_ text: String, limit: Int = 60) -> String {
+    var count = 0
+    var end = text.startIndex
+    for index in text.indices {
+        if count == limit { end = index }
+        count += 1
+        if count > limit + 1 { break }
+    }
+    guard count > limit else { return text }
+    return "\(text[..<end])…(\(text.count) characters)"
 }

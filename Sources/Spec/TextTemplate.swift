@@ -99,7 +99,11 @@ public enum TextTemplate {
         guard value.isFinite else { return "0" }
         switch format {
         case "%d"?:
-            return String(Int64(value.rounded(.towardZero)))
+            // Checked: beyond Int64 (|x| ≥ 2^63) the truncated value is still a whole number,
+            // written out in full by %.0f (exact for every Double) instead of trapping.
+            let whole = value.rounded(.towardZero)
+            if let exact = Int64(exactly: whole) { return String(exact) }
+            return String(format: "%.0f", locale: nil, whole)
         case let f? where f.hasPrefix("%."):
             return String(format: f, locale: nil, value)
         default:

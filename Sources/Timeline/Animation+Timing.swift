@@ -64,7 +64,8 @@ extension Animation {
         let within = local - leg * legLength
         let u = within <= delay ? 0 : min((within - delay) / duration, 1)
         let eased = timingFunction.progress(u, duration: duration)
-        let reversed = autoreverses && Int(leg.truncatingRemainder(dividingBy: 2)) == 1
+        // Parity compared as a Double: `Int(_:)` of a leg index past 2^63 (or NaN) would trap.
+        let reversed = autoreverses && leg.truncatingRemainder(dividingBy: 2) == 1
         return reversed ? 1 - eased : eased
     }
 }

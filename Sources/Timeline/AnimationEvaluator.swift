@@ -54,7 +54,7 @@ extension PathAnimation {
     ///   (semantics §4.6 says prefer paced).
     public func point(at p: Double) -> PathPoint? {
         let measure = PathMeasure(path)
-        let p = min(max(p, 0), 1)
+        let p = p.isNaN ? 0 : min(max(p, 0), 1)
         switch calculationMode {
         case .paced, .cubicPaced, .discrete:
             return measure.point(atFraction: p)
@@ -62,6 +62,7 @@ extension PathAnimation {
             let lengths = measure.segmentLengths
             guard !lengths.isEmpty else { return measure.point(atFraction: p) }
             let scaled = p * Double(lengths.count)
+            // p is in 0…1 (NaN mapped to 0 above), so scaled is in 0…count: the conversion is safe.
             let index = min(Int(scaled), lengths.count - 1)
             let before = lengths[0..<index].reduce(0, +)
             return measure.point(atDistance: before + (scaled - Double(index)) * lengths[index])

@@ -43,8 +43,31 @@ public struct LoopPlan: Equatable, Sendable {
 public struct LoopPlanError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong and what to do about it.
     public var message: String
+    /// JSONPath of the preset value to blame (`$.layers[0].animations[1].speed`), when one
+    /// animation or key is to blame; nil when the cause is the whole preset or an option.
+    public var path: String?
+    /// Set when a limit of `ExportBudget` is exceeded (loop period, loop start, frame count):
+    /// which preset value or option (`--duration`, `--fps`), the value and the limit. An
+    /// option's violation is a usage error (exit 64); everything else is exit 65.
+    public var violation: BudgetViolation?
+
+    /// An error; see the properties.
+    public init(message: String, path: String? = nil, violation: BudgetViolation? = nil) {
+        self.message = message
+        self.path = path
+        self.violation = violation
+    }
+
     /// The message.
     public var description: String { message }
+
+    /// The error as a `Diagnostic` of `file`, at its JSON path (`$` when none) with the line
+    /// and column `composition.sourceLocations` records for that path.
+    public func diagnostic(file: String, composition: Composition) -> Diagnostic {
+        let at = path ?? "$"
+        return Diagnostic(
+            .error, file: file, path: at, location: composition.sourceLocations[at], message: message)
+    }
 }
 
 extension LoopPlan {
@@ -71,16 +94,53 @@ extension LoopPlan {
     public static func make(for composition: Composition, fps: Double, duration: Double? = nil)
         throws(LoopPlanError) -> LoopPlan
     {
+        try make(for: composition, fps: fps, duration: duration, fpsIsOption: false)
+    }
+
+    /// `make(for:fps:duration:)`, saying whether `fps` came from the command line (`--fps`), so
+    /// a frame count over the budget blames the option instead of the preset's `fps`.
+    ///
+    /// Every limit of `ExportBudget` on time is enforced here, before any array is sized: the
+    /// loop period (`minimumPeriod`…`maximumPeriod` for an explicit one, `maximumPeriod` for a
+    /// computed one), the loop start (`maximumStart`) and the frame count (`maximumFrameCount`);
+    /// no float-to-integer conversion can trap (each is range-checked first).
+    /// - Throws: `LoopPlanError`, with `violation` set for a budget limit and `path` naming the
+    ///   animation key to blame (`speed`, `repeatCount`, `beginTime`, `repeatDuration`,
+    ///   `duration`) when there is one.
+    public static func make(
+        for composition: Composition, fps: Double, duration: Double?, fpsIsOption: Bool
+    ) throws(LoopPlanError) -> LoopPlan {
+        let fpsSubject: BudgetSubject = fpsIsOption ? .option("--fps") : .preset(path: "$.fps")
+        guard fps.isFinite, fps > 0 else {
+            throw budgetError(
+                fpsSubject, value: fps, limit: 0,
+                "frames per second must be a finite number > 0, found \(formatNumber(fps))")
+        }
         let tracks = topLevelAnimations(composition.layers)
         let forever = tracks.filter(\.repeatsForever)
         let finite = tracks.filter { !$0.repeatsForever }
-        let latestBegin = forever.map(\.beginTime).max() ?? 0
-        let lastEnd = finite.map(\.endTime).max() ?? 0
+        let latest = forever.max { $0.beginTime < $1.beginTime }
+        let latestBegin = latest?.beginTime ?? 0
+        let lastTrack = finite.max { $0.endTime < $1.endTime }
+        let lastEnd = lastTrack?.endTime ?? 0
 
         var period: Double
         var source: Source
         var start = 0.0
         if let explicit = duration ?? composition.duration {
+            let subject: BudgetSubject = duration != nil ? .option("--duration") : .preset(path: "$.duration")
+            guard explicit.isFinite, explicit >= ExportBudget.minimumPeriod else {
+                throw budgetError(
+                    subject, value: explicit, limit: ExportBudget.minimumPeriod,
+                    "a loop period of \(formatNumber(explicit)) s is shorter than \(formatNumber(ExportBudget.minimumPeriod)) s (one GIF delay unit)"
+                )
+            }
+            guard explicit <= ExportBudget.maximumPeriod else {
+                throw budgetError(
+                    subject, value: explicit, limit: ExportBudget.maximumPeriod,
+                    "a loop period of \(formatNumber(explicit)) s is longer than the limit of \(formatNumber(ExportBudget.maximumPeriod)) s"
+                )
+            }
             period = explicit
             source = .explicit
         } else if forever.isEmpty && lastEnd <= 0 {
@@ -89,23 +149,33 @@ extension LoopPlan {
         } else {
             var lcm: Int64 = 0
             var cycles: [Double] = []
+            let limitMs = maximumComputedPeriod * 1000
             for track in forever {
                 let seconds = track.period
                 let ms = (seconds * 1000).rounded()
-                guard abs(seconds * 1000 - ms) < 1e-6, ms >= 1 else {
+                // Checked before `Int64(ms)`: a speed of 1e-300 makes a cycle of 1e300 s.
+                guard ms <= limitMs else {
+                    let key = track.cycleLength <= maximumComputedPeriod && track.speed < 1 ? "speed" : "duration"
                     throw LoopPlanError(
                         message:
-                            "an animation's cycle of \(formatNumber(seconds)) s is not a whole number of milliseconds, so no exact loop period exists; set \"duration\" in the preset or pass --duration"
-                    )
+                            "an animation's cycle of \(formatNumber(seconds)) s is longer than the \(formatNumber(maximumComputedPeriod)) s a loop may be computed to; set \"duration\" in the preset or pass --duration",
+                        path: blamePath(track, key))
+                }
+                guard abs(seconds * 1000 - ms) < 1e-6, ms >= 1, let whole = Int64(exactly: ms) else {
+                    let key = track.speed != 1 ? "speed" : "duration"
+                    throw LoopPlanError(
+                        message:
+                            "an animation's cycle of \(formatNumber(seconds)) s is not a whole number of milliseconds, so no exact loop period exists; set \"duration\" in the preset or pass --duration",
+                        path: blamePath(track, key))
                 }
                 cycles.append(seconds)
-                lcm = lcm == 0 ? Int64(ms) : leastCommonMultiple(lcm, Int64(ms))
-                if lcm > Int64(maximumComputedPeriod * 1000) {
+                lcm = lcm == 0 ? whole : leastCommonMultiple(lcm, whole)
+                if Double(lcm) > limitMs {
                     let list = Set(cycles).sorted().map { formatNumber($0) + " s" }
                     throw LoopPlanError(
                         message:
-                            "the animations' cycles (\(list.joined(separator: ", "))) only line up after more than \(formatNumber(maximumComputedPeriod)) s; set \"duration\" in the preset or pass --duration to cut a shorter loop"
-                    )
+                            "the animations' cycles (\(list.joined(separator: ", "))) only line up after more than \(formatNumber(maximumComputedPeriod)) s; set \"duration\" in the preset or pass --duration to cut a shorter loop",
+                        path: blamePath(track, "duration"))
                 }
             }
             if finite.isEmpty {
@@ -117,12 +187,64 @@ extension LoopPlan {
                 period = (lastEnd / base).rounded(.up) * base
             }
             source = .cycles(cycles)
+            if !(period <= ExportBudget.maximumPeriod), let lastTrack {
+                let path = blamePath(lastTrack, endKey(of: lastTrack))
+                throw budgetError(
+                    .preset(path: path), value: period, limit: ExportBudget.maximumPeriod,
+                    "the loop must hold this animation's whole run, \(formatNumber(lastEnd)) s, which is longer than the limit of \(formatNumber(ExportBudget.maximumPeriod)) s for a loop; shorten it or make it repeat forever"
+                )
+            }
         }
         if finite.isEmpty, latestBegin > 0 {
             start = (latestBegin / period).rounded(.up) * period
+            if !(start <= ExportBudget.maximumStart), let latest {
+                throw budgetError(
+                    .preset(path: blamePath(latest, "beginTime")), value: latest.beginTime,
+                    limit: ExportBudget.maximumStart,
+                    "the loop starts once every animation runs, at \(formatNumber(start)) s here, later than the limit of \(formatNumber(ExportBudget.maximumStart)) s"
+                )
+            }
         }
-        let count = max(1, Int((period * fps).rounded()))
+        let frames = (period * fps).rounded()
+        guard frames <= Double(ExportBudget.maximumFrameCount) else {
+            let subject: BudgetSubject =
+                fpsIsOption ? fpsSubject : duration != nil ? .option("--duration") : fpsSubject
+            throw budgetError(
+                subject, value: frames, limit: Double(ExportBudget.maximumFrameCount),
+                "\(formatNumber(period)) s at \(formatNumber(fps)) fps is \(formatNumber(frames)) frames, more than the limit of \(ExportBudget.maximumFrameCount)"
+            )
+        }
+        let count = max(1, Int(exactly: frames) ?? 1)
         return LoopPlan(period: period, start: start, frameCount: count, fps: fps, source: source)
+    }
+
+    /// A `LoopPlanError` carrying a budget violation; its message names the subject.
+    private static func budgetError(_ subject: BudgetSubject, value: Double, limit: Double, _ message: String)
+        -> LoopPlanError
+    {
+        let violation = BudgetViolation(subject: subject, value: value, limit: limit, message: message)
+        // A preset path travels in `path` (diagnostics print it); an option leads the message.
+        switch subject {
+        case .preset(let path): return LoopPlanError(message: message, path: path, violation: violation)
+        case .option: return LoopPlanError(message: violation.description, path: nil, violation: violation)
+        }
+    }
+
+    /// `track`'s JSONPath with `key` appended, or `$` when the animation was not decoded.
+    static func blamePath(_ track: Animation, _ key: String) -> String {
+        track.sourcePath.isEmpty ? "$" : "\(track.sourcePath).\(key)"
+    }
+
+    /// The key that makes a finite animation end late: `beginTime` when the start dominates,
+    /// `speed` when the local run fits but slowing stretches it, else `repeatDuration`,
+    /// `repeatCount` or `duration`.
+    static func endKey(of track: Animation) -> String {
+        let run = track.activeDuration / track.speed
+        if track.beginTime >= run { return "beginTime" }
+        if track.activeDuration <= ExportBudget.maximumPeriod, track.speed < 1 { return "speed" }
+        if track.repeatDuration != nil { return "repeatDuration" }
+        if track.repeatCount > 1 { return "repeatCount" }
+        return "duration"
     }
 
     /// The cycles (seconds, parent time) of forever-repeating animations that `period` does not

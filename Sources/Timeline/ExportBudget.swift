@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Geometry
+public import Spec
+
+/// What a budget violation is about: a value in the preset, or a command-line option.
+public enum BudgetSubject: Equatable, Sendable, CustomStringConvertible {
+    /// A preset value, by JSONPath (`$.layers[0].animations[1].repeatCount`).
+    case preset(path: String)
+    /// A command-line option, by name (`--scale`, `--fps`, `--duration`).
+    case option(String)
+
+    /// The path or the option name.
+    public var description: String {
+        switch self {
+        case .preset(let path): path
+        case .option(let name): name
+        }
+    }
+}
+
+/// One limit of `ExportBudget` exceeded: what exceeds it, by how much, and why it matters.
+public struct BudgetViolation: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The preset value (JSONPath) or option to blame.
+    public var subject: BudgetSubject
+    /// The value found, in the limit's unit (seconds, frames, pixels, segments, dashes).
+    public var value: Double
+    /// The limit it exceeds (or, for a lower limit, falls short of), same unit.
+    public var limit: Double
+    /// One sentence without a final full stop naming the value and the limit.
+    public var message: String
+
+    /// A violation; see the properties.
+    public init(subject: BudgetSubject, value: Double, limit: Double, message: String) {
+        self.subject = subject
+        self.value = value
+        self.limit = limit
+        self.message = message
+    }
+
+    /// Whether an option is to blame (a usage error) rather than the preset.
+    public var isUsageError: Bool {
+        if case .option = subject { return true }
+        return false
+    }
+
+    /// The exit code the CLI gives it (`docs/cli.md`): 64 for an option, 65 for the preset.
+    public var exitCode: Int32 { isUsageError ? 64 : 65 }
+
+    /// `SUBJECT: MESSAGE`, e.g. `--scale: 4096×4096 pt at --scale 16 is …`.
+    public var description: String { "\(subject): \(message)" }
+
+    /// A preset violation as a `Diagnostic` of `file`, with the line and column
+    /// `composition.sourceLocations` records for its path; nil for an option's violation.
+    public func diagnostic(file: String, composition: Composition) -> Diagnostic? {
+        guard case .preset(let path) = subject else { return nil }
+        return Diagnostic(
+            .error, file: file, path: path, location: composition.sourceLocations[path], message: message)
+    }
+}
+
+/// The limits every export must fit, checked from the `Composition` and the options alone,
+/// before any frame is evaluated or rendered, so a hostile preset or option fails in
+/// milliseconds with its JSON path or option name instead of exhausting memory or time.
+///
+/// Each limit is set so that every bundled preset passes at `--scale 16` (the documented
+/// maximum) and a 600 s × 50 fps loop on 256 × 256 passes, with room to spare:
+///
+/// | limit | value | why |
+/// | --- | --- | --- |
+/// | loop period | 0.01…600 s | 600 s is the preset format's own `duration` cap; below 0.01 s (one GIF delay unit) a loop has no frame to show |
+/// | loop start | ≤ 86 400 s | frame times past a day lose sub-microsecond resolution in a Double |
+/// | frame count | ≤ 72 000 | 600 s × 120 fps, the format's largest period at its largest frame rate |
+/// | pixels per frame | ≤ 16 777 216 | 4096 × 4096: 64 MiB per RGBA frame (and as much again for Cairo's surface); a 248 pt canvas at `--scale 16` is 3968 × 3968 |
+/// | canvas at scale | ≥ 1 px each axis | a smaller canvas is rounded up to a 1 × 1 image nobody asked for |
+/// | path segments per frame | ≤ 2 000 000 | after replicator copies, arcs cut into quarter turns; each segment costs the renderer a few hundred bytes and Cairo's edge list |
+/// | dashes per frame | ≤ 100 000 | upper bound from path length ÷ pattern period, times copies; the renderer cuts each dash itself |
+/// | arc sweep | ≤ 256 turns | `BezierPath.maximumArcSegments`; more only winds over the same circle, and Cairo's stroker slows superlinearly with the overlapping turns (65 536 quarter turns of a 20 pt ring: 300 s, 1024: 0.15 s) |
+/// | image-layer pixels | ≤ 16 777 216 | `PNGStructure.maximumPixelCount`, read from the PNG header, before decoding |
+///
+/// Cost: one walk over the layer tree; polygon and path layers are summed point by point
+/// (linear), PNG headers are read (33 bytes each); nothing is evaluated or drawn.
+public enum ExportBudget {
+    /// Shortest explicit loop period in seconds: one GIF delay unit (GIF89a: 1/100 s).
+    public static let minimumPeriod = 0.01
+    /// Longest loop period in seconds: the preset format's `duration` cap.
+    public static let maximumPeriod = 600.0
+    /// Latest loop start in seconds (the steady-state start after delayed animations).
+    public static let maximumStart = 86_400.0
+    /// Most frames in one loop: 600 s × 120 fps.
+    public static let maximumFrameCount = 72_000
+    /// Most pixels in one frame: 4096 × 4096.
+    public static let maximumPixelsPerFrame = 4096 * 4096
+    /// Most path segments drawn in one frame (all layers, all replicator copies, clips).
+    public static let maximumPathSegments = 2_000_000
+    /// Most dashes one frame may cut (all dashed strokes, all replicator copies).
+    public static let maximumDashesPerFrame = 100_000
+    /// Most pixels of one image layer's PNG.
+    public static let maximumImagePixels = PNGStructure.maximumPixelCount
+
+    /// Pixel size of a canvas at `scale`: `round(points · scale)` on each axis, at least 1, and
+    /// at most `Int32.max` (a non-finite or huge product is clamped there, never trapped on;
+    /// `check` refuses such sizes first).
+    public static func pixelSize(width: Double, height: Double, scale: Double) -> (width: Int, height: Int) {
+        func axis(_ points: Double) -> Int {
+            let pixels = (points * scale).rounded()
+            guard pixels.isFinite else { return pixels > 0 ? Int(Int32.max) : 1 }
+            return Int(min(max(pixels, 1), Double(Int32.max)))
+        }
+        return (axis(width), axis(height))
+    }
+
+    /// Every limit `composition` exceeds with these options, in a fixed order (time, pixels,
+    /// geometry, images); empty when the export fits.
+    ///
+    /// - Parameters:
+    ///   - composition: the decoded preset.
+    ///   - fps: `--fps` when given (nil: the preset's `fps`).
+    ///   - duration: `--duration` when given (nil: the preset's or the computed period).
+    ///   - scale: `--scale` (pixels per point; default 1).
+    /// - Returns: the violations; preset ones carry JSON paths (exit 65), option ones the
+    ///   option's name (exit 64). A loop that cannot be planned for a reason other than a
+    ///   limit (a cycle off the millisecond grid, cycles that never line up within 60 s) is
+    ///   not a budget matter: `LoopPlan.make` reports it.
+    public static func check(
+        _ composition: Composition, fps: Double? = nil, duration: Double? = nil, scale: Double = 1
+    ) -> [BudgetViolation] {
+        var found: [BudgetViolation] = []
+        do {
+            _ = try LoopPlan.make(
+                for: composition, fps: fps ?? composition.fps, duration: duration, fpsIsOption: fps != nil)
+        } catch {
+            if let violation = error.violation { found.append(violation) }
+        }
+        found += pixelViolations(composition.canvas, scale: scale)
+        var tally = GeometryTally()
+        tally.add(composition.layers, copies: 1, via: nil)
+        found += tally.violations()
+        found += imageViolations(composition.layers)
+        return found
+    }
+
+    static func pixelViolations(_ canvas: Canvas, scale: Double) -> [BudgetViolation] {
+        guard scale.isFinite, scale > 0 else {
+            return [
+                BudgetViolation(
+                    subject: .option("--scale"), value: scale, limit: 0,
+                    message: "the scale must be a finite number > 0, found \(formatNumber(scale))")
+            ]
+        }
+        let w = canvas.width * scale
+        let h = canvas.height * scale
+        let size = "\(formatNumber(canvas.width))×\(formatNumber(canvas.height)) pt at --scale \(formatNumber(scale))"
+        if w.rounded() < 1 || h.rounded() < 1 {
+            return [
+                BudgetViolation(
+                    subject: .option("--scale"), value: min(w, h), limit: 1,
+                    message: "\(size) is \(formatNumber(w))×\(formatNumber(h)) px; each side must be at least 1 px")
+            ]
+        }
+        let pixels = w.rounded() * h.rounded()
+        guard pixels <= Double(maximumPixelsPerFrame) else {
+            // The canvas alone fits at scale 1 (4096 × 4096 points at most), so the scale is to
+            // blame when it is above 1.
+            let subject: BudgetSubject = scale > 1 ? .option("--scale") : .preset(path: "$.canvas")
+            return [
+                BudgetViolation(
+                    subject: subject, value: pixels, limit: Double(maximumPixelsPerFrame),
+                    message:
+                        "\(size) is \(formatNumber(w.rounded()))×\(formatNumber(h.rounded())) = \(formatNumber(pixels)) pixels per frame, more than the limit of \(maximumPixelsPerFrame) (4096×4096)"
+                )
+            ]
+        }
+        return []
+    }
+
+    static func imageViolations(_ layers: [Layer]) -> [BudgetViolation] {
+        var found: [BudgetViolation] = []
+        for layer in layers {
+            if case .image(let image) = layer.state.shape {
+                let path = layer.sourcePath.isEmpty ? "$" : layer.sourcePath + ".file"
+                let header = FileHandle(forReadingAtPath: image.resolvedPath).map { handle in
+                    defer { try? handle.close() }
+                    return [UInt8]((try? handle.read(upToCount: 33)) ?? Data())
+                }
+                if let bytes = header, bytes.count >= 24 {
+                    let word = { (i: Int) in bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+                    let pixels = Double(word(16)) * Double(word(20))
+                    if pixels > Double(maximumImagePixels) {
+                        found.append(
+                            BudgetViolation(
+                                subject: .preset(path: path), value: pixels, limit: Double(maximumImagePixels),
+                                message:
+                                    "the image \"\(abbreviated(image.file))\" is \(word(16))×\(word(20)) = \(formatNumber(pixels)) pixels, more than the limit of \(maximumImagePixels) (4096×4096)"
+                            ))
+                    }
+                }
+            }
+            found += imageViolations(layer.children)
+        }
+        return found
+    }
+}
+
+/// Counts an upper bound of the path segments and dashes one frame can draw, walking the
+/// layer tree once. Numbers are Doubles so a product of nested replicator counts cannot
+/// overflow.
+struct GeometryTally {
+    var segments = 0.0
+    var dashes = 0.0
+    /// The layer contributing most segments: (segments, JSONPath to blame).
+    var worstSegments: (count: Double, path: String, what: String)?
+    /// The dashed stroke contributing most dashes.
+    var worstDashes: (count: Double, path: String, what: String)?
+    /// An arc whose sweep is over `BezierPath.maximumArcSegments` quarter turns.
+    var longArc: (turns: Double, path: String)?
+
+    /// Adds `layers`, each drawn `copies` times; `via` is the outermost replicator's
+    /// `instanceCount` path when copies > 1.
+    mutating func add(_ layers: [Layer], copies: Double, via: String?) {
+        for layer in layers {
+            let own = Self.segmentCount(layer)
+            let clip = layer.state.clip.map { Self.segmentCount(of: $0, layer: nil).count } ?? 0
+            let total = (own.count + clip) * copies
+            segments += total
+            let blame = via ?? Self.path(layer, own.key)
+            let what =
+                copies > 1
+                ? "\(formatNumber(own.count)) in each of \(formatNumber(copies)) copies" : formatNumber(own.count)
+            if total > (worstSegments?.count ?? 0) { worstSegments = (total, blame, what) }
+            if own.turns > Double(BezierPath.maximumArcSegments) / 4, longArc == nil {
+                longArc = (own.turns, Self.path(layer, "endAngle"))
+            }
+            if let perCopy = Self.dashCount(layer) {
+                let all = perCopy * copies
+                dashes += all
+                let what =
+                    copies > 1
+                    ? "\(formatNumber(perCopy.rounded(.up))) in each of \(formatNumber(copies)) copies"
+                    : formatNumber(perCopy.rounded(.up))
+                if all > (worstDashes?.count ?? 0) {
+                    worstDashes = (all, Self.path(layer, "stroke.lineDashPattern"), what)
+                }
+            }
+            var childCopies = copies
+            var childVia = via
+            if case .replicator(_, let r) = layer.state.shape {
+                childCopies *= Double(r.instanceCount)
+                if childVia == nil, r.instanceCount > 1 { childVia = Self.path(layer, "instanceCount") }
+            }
+            add(layer.children, copies: childCopies, via: childVia)
+        }
+    }
+
+    func violations() -> [BudgetViolation] {
+        var found: [BudgetViolation] = []
+        if let longArc {
+            found.append(
+                BudgetViolation(
+                    subject: .preset(path: longArc.path), value: longArc.turns,
+                    limit: Double(BezierPath.maximumArcSegments) / 4,
+                    message:
+                        "the arc may sweep \(formatNumber(longArc.turns.rounded(.up))) turns, more than the limit of \(BezierPath.maximumArcSegments / 4)"
+                ))
+        }
+        if segments > Double(ExportBudget.maximumPathSegments), let worst = worstSegments {
+            found.append(
+                BudgetViolation(
+                    subject: .preset(path: worst.path), value: segments,
+                    limit: Double(ExportBudget.maximumPathSegments),
+                    message:
+                        "a frame may draw \(formatNumber(segments)) path segments (this layer: \(worst.what)), more than the limit of \(ExportBudget.maximumPathSegments)"
+                ))
+        }
+        if dashes > Double(ExportBudget.maximumDashesPerFrame), let worst = worstDashes {
+            found.append(
+                BudgetViolation(
+                    subject: .preset(path: worst.path), value: dashes.rounded(.up),
+                    limit: Double(ExportBudget.maximumDashesPerFrame),
+                    message:
+                        "a frame may cut up to \(formatNumber(dashes.rounded(.up))) dashes (this stroke: \(worst.what), its path length over the pattern's period), more than the limit of \(ExportBudget.maximumDashesPerFrame)"
+                ))
+        }
+        return found
+    }
+
+    static func path(_ layer: Layer, _ key: String) -> String {
+        layer.sourcePath.isEmpty ? "$" : "\(layer.sourcePath).\(key)"
+    }
+
+    /// Segments of a layer's own drawing, the key to blame, and (arcs) the turns it may sweep.
+    static func segmentCount(_ layer: Layer) -> (count: Double, key: String, turns: Double) {
+        segmentCount(of: layer.state.shape, layer: layer)
+    }
+
+    static func segmentCount(of shape: ShapeGeometry, layer: Layer?) -> (count: Double, key: String, turns: Double) {
+        switch shape {
+        case .circle, .ellipse: return (6, "type", 0)
+        case .rect: return (10, "type", 0)
+        case .line: return (2, "type", 0)
+        case .polygon(let points, _): return (Double(points.count) + 1, "points", 0)
+        case .path(let p): return (Double(p.elements.count), "d", 0)
+        case .arc(_, _, let a, let b, _):
+            let sweep = layer.map { maximumSweep(start: a, end: b, animations: $0.animations) } ?? abs(b - a) + 360
+            let quarters = min((sweep / 90).rounded(.up), Double(BezierPath.maximumArcSegments))
+            return (quarters + 1, "endAngle", sweep / 360)
+        case .text, .image: return (1, "type", 0)
+        case .group, .replicator: return (0, "type", 0)
+        }
+    }
+
+    /// Largest sweep in degrees an arc can reach: `|end − start|` plus the turn the arc's
+    /// normalisation may add; when an angle is animated, twice the sum of the angles' largest
+    /// magnitudes over the model and every animated value (twice, for timing curves that
+    /// overshoot) plus that turn.
+    static func maximumSweep(start: Double, end: Double, animations: [Animation]) -> Double {
+        let s = magnitude(of: .startAngle, model: abs(start), animations)
+        let e = magnitude(of: .endAngle, model: abs(end), animations)
+        guard s.animated || e.animated else { return abs(end - start) + 360 }
+        return 2 * (s.value + e.value) + 360
+    }
+
+    /// Largest |value| `property` takes in `animations` (groups included) or `model`, doubled
+    /// when animated (timing curves may overshoot), and whether any animation drives it.
+    static func magnitude(of property: AnimatableProperty, model: Double, _ animations: [Animation])
+        -> (value: Double, animated: Bool)
+    {
+        var m = model
+        var animated = false
+        func consider(_ v: AnimatableValue) {
+            animated = true
+            switch v {
+            case .number(let n): m = max(m, abs(n))
+            case .point(let p): m = max(m, abs(p.x), abs(p.y))
+            default: break
+            }
+        }
+        func visit(_ list: [Animation]) {
+            for a in list {
+                switch a.content {
+                case .basic(let p, let from, let to) where p == property:
+                    consider(from)
+                    consider(to)
+                case .keyframes(let p, let k) where p == property:
+                    k.values.forEach(consider)
+                case .group(let children):
+                    visit(children)
+                default: break
+                }
+            }
+        }
+        visit(animations)
+        return (animated ? 2 * m : m, animated)
+    }
+
+    /// An upper bound of the dashes one copy of `layer`'s stroke cuts per frame, or nil when it
+    /// has no dash pattern: (path length bound ÷ pattern period + 2) × painted lengths per period.
+    static func dashCount(_ layer: Layer) -> Double? {
+        let pattern = layer.state.lineDashPattern
+        guard !pattern.isEmpty else { return nil }
+        let cycle = pattern.count % 2 == 1 ? pattern + pattern : pattern
+        let period = cycle.reduce(0, +)
+        guard period > 0 else { return nil }
+        let length = lengthBound(layer)
+        return (length / period + 2) * Double(cycle.count / 2)
+    }
+
+    /// An upper bound of the layer's path length in its own units over every frame (animated
+    /// radius, size and angles at their largest, doubled for overshooting timing curves).
+    static func lengthBound(_ layer: Layer) -> Double {
+        let a = layer.animations
+        switch layer.state.shape {
+        case .circle(_, let r):
+            return 2 * .pi * magnitude(of: .radius, model: abs(r), a).value
+        case .ellipse(_, let s), .rect(_, let s, _):
+            // A convex outline is no longer than the perimeter of its bounding box.
+            return 4 * magnitude(of: .size, model: max(abs(s.x), abs(s.y)), a).value
+        case .arc(_, let r, let start, let end, _):
+            let radius = magnitude(of: .radius, model: abs(r), a).value
+            return radius * maximumSweep(start: start, end: end, animations: a) * .pi / 180
+        case .line(let p, let q):
+            return p.distance(to: q)
+        case .polygon(let points, let closed):
+            var total = 0.0
+            for i in points.indices.dropFirst() { total += points[i - 1].distance(to: points[i]) }
+            if closed, let first = points.first, let last = points.last { total += last.distance(to: first) }
+            return total
+        case .path(let p):
+            // A Bézier curve is no longer than its control polygon.
+            var total = 0.0
+            var current = Point(x: 0, y: 0)
+            var subpathStart = current
+            for element in p.elements {
+                switch element {
+                case .move(let to):
+                    current = to
+                    subpathStart = to
+                case .line(let to):
+                    total += current.distance(to: to)
+                    current = to
+                case .cubic(let to, let c1, let c2):
+                    total += current.distance(to: c1) + c1.distance(to: c2) + c2.distance(to: to)
+                    current = to
+                case .close:
+                    total += current.distance(to: subpathStart)
+                    current = subpathStart
+                }
+            }
+            return total
+        default:
+            return 0
+        }
+    }
+}
