@@ -22,8 +22,11 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, ImageMagick, ffmpeg and
 # gifsicle (the other decoders every GIF is checked against, and the peers `make bench-peers`
 # measures), and Chromium, whose headless screenshot of a --preview page a test checks.
+# Zopfli (libzopfli-dev) backs the APNG encoder's effort .max; apngdis splits our APNGs into
+# frames for a structural check in the tests, and apngasm is the APNG peer bench-peers measures.
 DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter \
-	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium
+	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium \
+	libzopfli-dev apngdis apngasm
 
 .PHONY: deps build demo test bench bench-peers lint clean
 

@@ -28,6 +28,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // Zopfli, for APNGEncoder's effort .max (no pkg-config file in Debian).
+        .systemLibrary(
+            name: "CZopfli", path: "Sources/CZopfli",
+            providers: [.apt(["libzopfli-dev"])]),
         // glibc's mallopt, which Swift's Glibc module does not expose (MemoryTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -36,7 +40,7 @@ let package = Package(
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
-        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant"]),
+        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CZopfli"]),
         .target(
             name: "AnimexportCLI", dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode", "CMalloc"]),
         .executableTarget(name: "animexport", dependencies: ["AnimexportCLI"]),
