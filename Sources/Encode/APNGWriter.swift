@@ -54,6 +54,7 @@ struct APNGWriter {
     let workers: Int
     let frameCount: Int
     let plays: UInt32
+    let compressionOverridden: Bool
 
     private var out: [UInt8] = []
     /// The next `fcTL`/`fdAT` sequence number; they share one counter from 0.
@@ -71,6 +72,7 @@ struct APNGWriter {
         self.height = height
         self.mode = mode
         self.compression = options.compression ?? APNGWriter.measuredCompression(indexed: mode.isIndexed)
+        self.compressionOverridden = options.compression != nil
         self.effort = options.effort
         self.zopfliIterations = options.zopfliIterations
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
@@ -78,11 +80,18 @@ struct APNGWriter {
         self.plays = plays
     }
 
-    /// The zlib settings measured smallest on the bundled presets (docs/encoding.md, "APNG").
+    /// The zlib settings measured smallest on the bundled presets (docs/encoding.md, "APNG"):
+    /// level 9 and no row filter for both modes, `Z_FILTERED` for palette indices.
     static func measuredCompression(indexed: Bool) -> PNGCompression {
         indexed
-            ? PNGCompression(level: 9, strategy: .standard, filters: .none)
-            : PNGCompression(level: 9, strategy: .standard, filters: .adaptive)
+            ? PNGCompression(level: 9, strategy: .filtered, filters: .none)
+            : PNGCompression(level: 9, strategy: .standard, filters: .none)
+    }
+
+    /// Row filters tried again on the chosen candidate: RGBA frames with smooth gradients
+    /// compress better with libpng's adaptive filters (docs/encoding.md, "APNG").
+    var secondFilters: PNGCompression.Filters? {
+        !mode.isIndexed && !compressionOverridden && compression.filters == .none ? .adaptive : nil
     }
 
     /// Adds the next distinct frame (packed by `APNGCanvas.pack`) lasting `delay`.
@@ -90,10 +99,23 @@ struct APNGWriter {
         if emitted == 0 && queue.isEmpty {
             let full = APNGRect(x: 0, y: 0, width: width, height: height)
             let indices = mode.isIndexed ? indexFrame(target) : []
-            let png = try APNGWriter.compress(
-                target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
-                mode: mode, compression: compression)
-            let parts = try PNGChunks.parts(of: png)
+            var parts = try PNGChunks.parts(
+                of: APNGWriter.compress(
+                    target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
+                    mode: mode, compression: compression))
+            var filters = compression.filters
+            if let second = secondFilters {
+                var other = compression
+                other.filters = second
+                let alternative = try PNGChunks.parts(
+                    of: APNGWriter.compress(
+                        target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
+                        mode: mode, compression: other))
+                if alternative.imageData.count < parts.imageData.count {
+                    parts = alternative
+                    filters = second
+                }
+            }
             out = PNGChunks.signature
             PNGChunks.append("IHDR", parts.header, to: &out)
             // acTL (APNG specification, `acTL`): num_frames, num_plays (0 = forever); before IDAT.
@@ -103,9 +125,13 @@ struct APNGWriter {
             PNGChunks.append("acTL", control, to: &out)
             if !parts.palette.isEmpty { PNGChunks.append("PLTE", parts.palette, to: &out) }
             if !parts.transparency.isEmpty { PNGChunks.append("tRNS", parts.transparency, to: &out) }
-            let raw = effort == .max ? try rawScanlines(target: target, indices: indices, base: [], rect: full, blend: .source) : nil
+            let raw =
+                effort == .max
+                ? try rawScanlines(
+                    target: target, indices: indices, base: [], rect: full, blend: .source, filters: filters) : nil
             queue.append(
-                APNGQueuedFrame(rect: full, blend: .source, stream: parts.imageData, raw: raw, delay: delay, dispose: nil))
+                APNGQueuedFrame(
+                    rect: full, blend: .source, stream: parts.imageData, raw: raw, delay: delay, dispose: nil))
             shown = target
             base = [UInt32](repeating: 0, count: width * height)
             lastRect = full
@@ -152,14 +178,31 @@ struct APNGWriter {
         var best = 0
         for i in streams.indices where streams[i].count < streams[best].count { best = i }
         let chosen = candidates[best]
+        var stream = streams[best]
+        var filters = compression.filters
+        if let second = secondFilters {
+            var other = compression
+            other.filters = second
+            let alternative = try PNGChunks.parts(
+                of: APNGWriter.compress(
+                    target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend,
+                    canvasWidth: width, mode: mode, compression: other)
+            ).imageData
+            if alternative.count < stream.count {
+                stream = alternative
+                filters = second
+            }
+        }
         if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
         let raw =
             effort == .max
-            ? try rawScanlines(target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend)
+            ? try rawScanlines(
+                target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend,
+                filters: filters)
             : nil
         queue.append(
             APNGQueuedFrame(
-                rect: chosen.rect, blend: chosen.blend, stream: streams[best], raw: raw, delay: delay, dispose: nil))
+                rect: chosen.rect, blend: chosen.blend, stream: stream, raw: raw, delay: delay, dispose: nil))
         base = chosen.base
         shown = target
         lastRect = chosen.rect
@@ -324,7 +367,8 @@ struct APNGWriter {
         mode: APNGColorMode, compression: PNGCompression
     ) throws -> [UInt8] {
         let pixels = framePixels(
-            target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: canvasWidth, mode: mode)
+            target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: canvasWidth, mode: mode
+        )
         if let palette = mode.palette {
             return try PNGCodec.encodeIndexed(
                 width: rect.width, height: rect.height, indices: pixels.indices, palette: palette,
@@ -338,10 +382,12 @@ struct APNGWriter {
 
     /// The frame's filtered scanlines (libpng's filters, zlib level 0 so the stream is stored).
     private func rawScanlines(
-        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend
+        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend,
+        filters: PNGCompression.Filters
     ) throws -> [UInt8] {
         var stored = compression
         stored.level = 0
+        stored.filters = filters
         let png = try APNGWriter.compress(
             target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: width, mode: mode,
             compression: stored)
