@@ -410,6 +410,29 @@ struct APNGEncoderTests {
         }
     }
 
+    /// A still gradient whose two opposite corners change: with opaque new corners the second
+    /// frame is sent with `APNG_BLEND_OP_OVER` (unchanged pixels transparent), with translucent
+    /// ones it must not be (OVER would blend them with what is under them); Pillow sees the
+    /// input either way.
+    @Test(arguments: [255, 77] as [UInt8])
+    func overOnlyForOpaqueChanges(cornerAlpha: UInt8) throws {
+        let still = gradient(frames: 1)[0]
+        var changed = still
+        for (x, y) in [(0, 0), (29, 25)] {
+            let o = changed.offset(x: x, y: y)
+            changed.pixels[o..<(o + 4)] = [9, 250, 3, cornerAlpha]
+        }
+        let frames = [still, changed]
+        let encoding = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: APNGOptions())
+        let walked = WalkedAPNG(encoding.bytes)
+        #expect(walked.controls.count == 2)
+        #expect(walked.controls.last?.blend == (cornerAlpha == 255 ? 1 : 0))
+        let file = try temporaryFile(encoding.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        let decoded = try pillowFrames(file.path, width: 30, height: 26).frames
+        #expect(decoded.map(normalized) == frames.map(normalized))
+    }
+
     /// Bad periods and loop counts are errors, not traps.
     @Test func badArgumentsThrow() throws {
         let source = try FrameArray(movingSquare())
