@@ -54,7 +54,6 @@ struct APNGWriter {
     let workers: Int
     let frameCount: Int
     let plays: UInt32
-    let compressionOverridden: Bool
 
     private var out: [UInt8] = []
     /// The next `fcTL`/`fdAT` sequence number; they share one counter from 0.
@@ -72,7 +71,6 @@ struct APNGWriter {
         self.height = height
         self.mode = mode
         self.compression = options.compression ?? APNGWriter.measuredCompression(indexed: mode.isIndexed)
-        self.compressionOverridden = options.compression != nil
         self.effort = options.effort
         self.zopfliIterations = options.zopfliIterations
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
@@ -88,34 +86,15 @@ struct APNGWriter {
             : PNGCompression(level: 9, strategy: .standard, filters: .none)
     }
 
-    /// Row filters tried again on the chosen candidate: RGBA frames with smooth gradients
-    /// compress better with libpng's adaptive filters (docs/encoding.md, "APNG").
-    var secondFilters: PNGCompression.Filters? {
-        !mode.isIndexed && !compressionOverridden && compression.filters == .none ? .adaptive : nil
-    }
-
     /// Adds the next distinct frame (packed by `APNGCanvas.pack`) lasting `delay`.
     mutating func add(_ target: [UInt32], delay: APNGDelay) throws {
         if emitted == 0 && queue.isEmpty {
             let full = APNGRect(x: 0, y: 0, width: width, height: height)
             let indices = mode.isIndexed ? indexFrame(target) : []
-            var parts = try PNGChunks.parts(
+            let parts = try PNGChunks.parts(
                 of: APNGWriter.compress(
                     target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
                     mode: mode, compression: compression))
-            var filters = compression.filters
-            if let second = secondFilters {
-                var other = compression
-                other.filters = second
-                let alternative = try PNGChunks.parts(
-                    of: APNGWriter.compress(
-                        target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
-                        mode: mode, compression: other))
-                if alternative.imageData.count < parts.imageData.count {
-                    parts = alternative
-                    filters = second
-                }
-            }
             out = PNGChunks.signature
             PNGChunks.append("IHDR", parts.header, to: &out)
             // acTL (APNG specification, `acTL`): num_frames, num_plays (0 = forever); before IDAT.
@@ -128,7 +107,7 @@ struct APNGWriter {
             let raw =
                 effort == .max
                 ? try rawScanlines(
-                    target: target, indices: indices, base: [], rect: full, blend: .source, filters: filters) : nil
+                    target: target, indices: indices, base: [], rect: full, blend: .source) : nil
             queue.append(
                 APNGQueuedFrame(
                     rect: full, blend: .source, stream: parts.imageData, raw: raw, delay: delay, dispose: nil))
@@ -178,27 +157,12 @@ struct APNGWriter {
         var best = 0
         for i in streams.indices where streams[i].count < streams[best].count { best = i }
         let chosen = candidates[best]
-        var stream = streams[best]
-        var filters = compression.filters
-        if let second = secondFilters {
-            var other = compression
-            other.filters = second
-            let alternative = try PNGChunks.parts(
-                of: APNGWriter.compress(
-                    target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend,
-                    canvasWidth: width, mode: mode, compression: other)
-            ).imageData
-            if alternative.count < stream.count {
-                stream = alternative
-                filters = second
-            }
-        }
+        let stream = streams[best]
         if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
         let raw =
             effort == .max
             ? try rawScanlines(
-                target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend,
-                filters: filters)
+                target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend)
             : nil
         queue.append(
             APNGQueuedFrame(
@@ -382,12 +346,10 @@ struct APNGWriter {
 
     /// The frame's filtered scanlines (libpng's filters, zlib level 0 so the stream is stored).
     private func rawScanlines(
-        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend,
-        filters: PNGCompression.Filters
+        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend
     ) throws -> [UInt8] {
         var stored = compression
         stored.level = 0
-        stored.filters = filters
         let png = try APNGWriter.compress(
             target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: width, mode: mode,
             compression: stored)
