@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]),
+        // Zopfli, for APNGEncoder's effort .max (no pkg-config file in Debian).
+        .systemLibrary(
+            name: "CZopfli", path: "Sources/CZopfli",
+            providers: [.apt(["libzopfli-dev"])]),
         // glibc's mallopt, which Swift's Glibc module does not expose (MemoryTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -39,7 +43,7 @@ let package = Package(
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
-        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP"]),
+        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CZopfli"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),

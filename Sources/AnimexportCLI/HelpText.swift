@@ -3,7 +3,7 @@
 extension Command {
     /// What `animexport --help` prints (a tested golden: Tests/CLITests/Fixtures/help.txt).
     static let helpText = """
-        animexport: turn JSON animation presets into looping GIFs, animated WebP and PNG sprite sheets.
+        animexport: turn JSON animation presets into looping GIF, APNG and WebP files and sprite sheets.
 
         USAGE
           animexport PRESET.json [-o OUT] [options]       export one preset
@@ -14,11 +14,13 @@ extension Command {
 
         OUTPUT (-o, repeatable; the kind follows the name)
           -o NAME.gif            animated GIF (1-bit alpha: edges matted onto one page colour)
+          -o NAME.apng           animated PNG (real alpha, lossless; frame 0 where APNG is unknown)
           -o NAME.webp           animated WebP (real alpha, lossless unless --quality)
           -o NAME.png            sprite sheet PNG plus NAME.json (Aseprite/TexturePacker json-array)
           -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json; DIR must exist
           (no -o)                output/PRESET.gif (output/ is created)
-          --format LIST          what -o DIR/ receives: gif, webp, sheet, frames (default gif,sheet)
+          --format LIST          what -o DIR/ receives: gif, apng, webp, sheet, frames
+                                 (default gif,sheet)
           --frames DIR           also write every frame as DIR/PRESET-000.png (straight alpha)
           --frame N              write only frame N of the loop as one PNG (-o NAME.png or DIR/)
           --time SEC             write only the instant SEC (preset clock) as one PNG
@@ -49,9 +51,10 @@ extension Command {
                                  palette colour (0…255; default 0, lossless); transparency
                                  stays exact, and the file is never larger than lossless
 
-        WEBP
+        APNG AND WEBP
+          --loop N|forever       as for GIF: total plays (default forever)
           --quality N            lossy WebP at quality N (0…100; default: lossless)
-          --effort standard|max  max: smallest files, many times slower (default standard)
+          --effort standard|max  max: smallest APNG and WebP, many times slower (default standard)
 
         SPRITE SHEET
           --columns N            cells per row (default: ceil(sqrt(frames)))

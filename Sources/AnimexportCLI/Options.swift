@@ -88,7 +88,7 @@ struct Options: Equatable {
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
         "--frames": "a directory", "--dither": "none, ordered or fs", "--lossy": "levels 0…255", "--extrude": "pixels",
         "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
-        "--format": "a list of gif, webp, sheet, frames", "--jobs": "a thread count",
+        "--format": "a list of gif, apng, webp, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
         "--quality": "a WebP quality 0…100", "--effort": "standard or max",

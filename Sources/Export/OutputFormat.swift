@@ -11,6 +11,8 @@ public import Timeline
 public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterable {
     /// Animated GIF, `NAME.gif`.
     case gif
+    /// Animated PNG, `NAME.apng`.
+    case apng
     /// Animated WebP, `NAME.webp`.
     case webp
     /// Sprite sheet, `NAME.png` + `NAME.json`.
@@ -24,6 +26,7 @@ public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterabl
     public var format: any OutputFormat {
         switch self {
         case .gif: GIFFormat()
+        case .apng: APNGFormat()
         case .webp: WebPFormat()
         case .sheet: SheetFormat()
         case .frames: FramesFormat()
@@ -32,7 +35,7 @@ public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterabl
     }
 
     /// The kinds `--format` accepts (every kind but `still`, which `--frame`/`--time` ask for).
-    public static let folderKinds: [OutputFormatKind] = [.gif, .webp, .sheet, .frames]
+    public static let folderKinds: [OutputFormatKind] = [.gif, .apng, .webp, .sheet, .frames]
 
     /// The kind a file output `-o NAME.EXT` asks for, by its extension (any case), or nil.
     /// `.png` is a sprite sheet (and the one PNG of `--frame`/`--time`).

@@ -1,6 +1,6 @@
-import Export
 import AnimexportCLI
 import Encode
+import Export
 import Foundation
 import Render
 import Spec

@@ -1,5 +1,5 @@
-import Export
 import AnimexportCLI
+import Export
 import Foundation
 import Render
 import Spec

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+public import Render
+
+/// Writes animated PNGs (APNG specification, https://wiki.mozilla.org/APNG_Specification;
+/// section names below refer to it).
+///
+/// Debian's libpng has no APNG API, so libpng compresses each frame's rectangle as a plain PNG
+/// and the encoder lifts that PNG's `IDAT` data into the APNG's `fdAT` chunks, writing `acTL`,
+/// `fcTL` and the sequence numbers itself. The file:
+///
+/// - `IHDR`, `acTL`, `PLTE` and `tRNS` (indexed only), then per frame `fcTL` and its data.
+///   Frame 0's data is the `IDAT` ("Structure": the default image is part of the animation),
+///   so a viewer without APNG support shows frame 0 as a still PNG.
+/// - Identical consecutive frames (equal RGBA, every alpha-0 pixel counted equal whatever its
+///   colour) become one frame with the delays summed; delays as in `APNGTiming`.
+/// - Indexed colour (`PLTE` + `tRNS`, 1, 2, 4 or 8 bits) when the whole animation has at most
+///   256 RGBA values (alpha-0 pixels count as one, transparent black), truecolour with alpha
+///   otherwise. Both are lossless: every frame decodes to its input exactly.
+/// - Frame differencing ("`fcTL`: dispose_op, blend_op"): for each frame after the first, the
+///   encoder tries every way the previous frame may be disposed of (`NONE`, `BACKGROUND`,
+///   `PREVIOUS`) and both blend operations (`SOURCE`; `OVER` when every pixel that changes
+///   becomes opaque, so unchanged pixels can be sent fully transparent), each on the bounding
+///   box of the pixels that differ, compresses each, and keeps the smallest.
+///
+/// Memory: two passes over `source` (colours and identical frames first, then encoding), each
+/// holding a batch of frames and three canvases, plus the compressed output.
+public enum APNGEncoder {
+    /// Encodes `source` as one loop of an APNG.
+    /// - Parameters:
+    ///   - source: the frames, straight-alpha RGBA, frame `i` shown at `i·period/frameCount`.
+    ///   - period: the loop's length in seconds, finite, > 0 and ≤ 1 000 000.
+    ///   - options: loop count, effort, threads.
+    /// - Returns: the file with its frame count, colour mode and delays.
+    /// - Throws: `EncodeError` for a bad period or loop count, a frame of the wrong size, or
+    ///   an oversized image (each side must fit PNG's 31 bits); `PNGCodec.CodecError` when libpng
+    ///   fails; what `source.frames(_:)` throws.
+    public static func encode(_ source: some FrameSource, period: Double, options: APNGOptions = APNGOptions())
+        throws -> APNGEncoding
+    {
+        let width = source.width
+        let height = source.height
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
+            width.multipliedReportingOverflow(by: height).partialValue <= PNGCodec.maximumPixelCount,
+            !width.multipliedReportingOverflow(by: height).overflow
+        else {
+            throw EncodeError("cannot write a \(width)×\(height) APNG")
+        }
+        guard source.frameCount >= 1 else { throw EncodeError("an APNG needs at least one frame") }
+        let plays: UInt32
+        switch options.loop {
+        case .forever: plays = 0
+        case .plays(let n):
+            guard n >= 1, n <= Int(Int32.max) else {
+                throw EncodeError("loop count \(n) is out of range: an APNG plays 1…2147483647 times or forever")
+            }
+            plays = UInt32(n)
+        }
+        let survey = try APNGSurvey.make(source)
+        let timing = try APNGTiming.delays(period: period, runs: survey.runs)
+        let mode = APNGColorMode(colors: survey.colors)
+        var writer = APNGWriter(
+            width: width, height: height, mode: mode, options: options, frameCount: survey.runs.count, plays: plays)
+        var runIndex = 0
+        var nextStart = 0
+        try source.forEachFrame { index, image in
+            guard image.width == width, image.height == height else {
+                throw EncodeError("frame \(index) is \(image.width)×\(image.height), expected \(width)×\(height)")
+            }
+            guard index == nextStart, runIndex < survey.runs.count else { return }
+            try writer.add(APNGCanvas.pack(image), delay: timing.delays[runIndex])
+            nextStart += survey.runs[runIndex]
+            runIndex += 1
+        }
+        guard runIndex == survey.runs.count else {
+            throw EncodeError("the frame source gave \(runIndex) distinct frames, then \(survey.runs.count)")
+        }
+        let bytes = try writer.finish()
+        return APNGEncoding(
+            bytes: bytes, frameCount: survey.runs.count, indexed: mode.isIndexed,
+            paletteSize: mode.palette.map(\.count), delays: timing.delays, timingExact: timing.exact)
+    }
+}
+
+/// Frame pixels as 32-bit keys `r<<24 | g<<16 | b<<8 | a`, every alpha-0 pixel 0.
+enum APNGCanvas {
+    /// `image` packed, transparent pixels made transparent black.
+    static func pack(_ image: RGBAImage) -> [UInt32] {
+        let count = image.width * image.height
+        return image.pixels.withUnsafeBufferPointer { p in
+            [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+                for i in 0..<count {
+                    let a = p[4 * i + 3]
+                    out[i] =
+                        a == 0
+                        ? 0
+                        : UInt32(p[4 * i]) << 24 | UInt32(p[4 * i + 1]) << 16 | UInt32(p[4 * i + 2]) << 8
+                            | UInt32(a)
+                }
+                initialized = count
+            }
+        }
+    }
+}
+
+/// Pass 1: the animation's colours (up to 257 of them: enough to know whether 256 suffice) and
+/// its runs of identical frames.
+struct APNGSurvey {
+    /// Distinct packed colours in order of first appearance; stops growing past 256.
+    var colors: [UInt32] = []
+    /// Input frames per output frame.
+    var runs: [Int] = []
+
+    static func make(_ source: some FrameSource) throws -> APNGSurvey {
+        var survey = APNGSurvey()
+        var seen: [UInt32: Int] = [:]
+        var previous: [UInt32] = []
+        try source.forEachFrame { index, image in
+            guard image.width == source.width, image.height == source.height else {
+                throw EncodeError(
+                    "frame \(index) is \(image.width)×\(image.height), expected \(source.width)×\(source.height)")
+            }
+            let packed = APNGCanvas.pack(image)
+            if index > 0, packed == previous, let last = survey.runs.indices.last {
+                survey.runs[last] += 1
+                return
+            }
+            survey.runs.append(1)
+            if survey.colors.count <= 256 {
+                var last: UInt32? = nil
+                for key in packed where key != last {
+                    last = key
+                    if seen[key] == nil {
+                        seen[key] = survey.colors.count
+                        survey.colors.append(key)
+                        if survey.colors.count > 256 { break }
+                    }
+                }
+            }
+            previous = packed
+        }
+        return survey
+    }
+}
+
+/// Indexed (≤ 256 colours) or truecolour with alpha.
+struct APNGColorMode: Sendable {
+    /// The palette when indexed: translucent entries first (so `tRNS` stops early), transparent
+    /// black among them whenever it fits, so `OVER` frames can send unchanged pixels.
+    let palette: [PNGPaletteEntry]?
+    /// Palette index of each packed colour.
+    let index: [UInt32: UInt8]
+    /// The index of transparent black, when the palette has it.
+    let transparentIndex: UInt8?
+
+    init(colors: [UInt32]) {
+        var colors = colors
+        if colors.count < 256, !colors.contains(0) { colors.append(0) }
+        guard colors.count <= 256 else {
+            palette = nil
+            index = [:]
+            transparentIndex = nil
+            return
+        }
+        let ordered = colors.filter { $0 & 0xFF != 0xFF } + colors.filter { $0 & 0xFF == 0xFF }
+        var index: [UInt32: UInt8] = [:]
+        for (k, c) in ordered.enumerated() { index[c] = UInt8(k) }
+        self.index = index
+        transparentIndex = index[0]
+        palette = ordered.map {
+            PNGPaletteEntry(
+                red: UInt8(truncatingIfNeeded: $0 >> 24), green: UInt8(truncatingIfNeeded: $0 >> 16),
+                blue: UInt8(truncatingIfNeeded: $0 >> 8), alpha: UInt8(truncatingIfNeeded: $0))
+        }
+    }
+
+    /// Whether the file is a palette PNG.
+    var isIndexed: Bool { palette != nil }
+}

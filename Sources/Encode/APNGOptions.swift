@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+public import Render
+
+/// How hard `APNGEncoder` compresses each frame's image data.
+public enum APNGEffort: Equatable, Sendable, CaseIterable {
+    /// zlib through libpng at the level, strategy and row filters measured smallest on the
+    /// bundled presets (docs/encoding.md, "APNG").
+    case `default`
+    /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
+    /// `libzopfli-dev`), keeping whichever stream is smaller: a few per cent smaller, many
+    /// times slower (docs/encoding.md, "APNG").
+    case max
+}
+
+/// Choices for `APNGEncoder.encode`.
+public struct APNGOptions: Equatable, Sendable {
+    /// How many times the animation plays: `.forever` writes `num_plays` 0, `.plays(n)` writes
+    /// n (1 … 2 147 483 647), the same meaning as for a GIF (APNG specification, `acTL`).
+    public var loop: LoopCount
+    /// How hard each frame is compressed; `.default` by default.
+    public var effort: APNGEffort
+    /// Threads the encoder may use, ≥ 1 (values below 1 count as 1); nil (the default) means
+    /// one per online core. The bytes never depend on it.
+    public var workers: Int?
+    /// Overrides the measured zlib settings, for the measurements in docs/encoding.md; nil
+    /// (the default) uses the measured ones.
+    @_spi(Measure) public var compression: PNGCompression?
+    /// Zopfli iterations at `effort: .max`, ≥ 1 (default 15, Zopfli's own default), for the
+    /// measurements in docs/encoding.md.
+    @_spi(Measure) public var zopfliIterations: Int = 15
+
+    /// Options with the given values: by default loop forever, default effort, every core.
+    public init(loop: LoopCount = .forever, effort: APNGEffort = .default, workers: Int? = nil) {
+        self.loop = loop
+        self.effort = effort
+        self.workers = workers
+    }
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Render
+
+/// A frame's rectangle on the canvas, in pixels (`fcTL` width, height, x_offset, y_offset).
+struct APNGRect: Equatable, Sendable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+}
+
+/// `fcTL` dispose_op values (APNG specification, `fcTL`): what happens to the frame's region
+/// of the output buffer before the next frame is rendered.
+enum APNGDispose: UInt8, Sendable {
+    /// `APNG_DISPOSE_OP_NONE`: left as it is.
+    case none = 0
+    /// `APNG_DISPOSE_OP_BACKGROUND`: cleared to fully transparent black.
+    case background = 1
+    /// `APNG_DISPOSE_OP_PREVIOUS`: reverted to what it was before the frame was rendered.
+    case previous = 2
+}
+
+/// `fcTL` blend_op values (APNG specification, `fcTL`).
+enum APNGBlend: UInt8, Sendable {
+    /// `APNG_BLEND_OP_SOURCE`: the frame's pixels replace the region, alpha included.
+    case source = 0
+    /// `APNG_BLEND_OP_OVER`: the frame is composited over the region.
+    case over = 1
+}
+
+/// One frame's rectangle, blend and compressed data (one zlib stream), with its delay and,
+/// once the next frame has been chosen, its dispose op.
+struct APNGQueuedFrame: Sendable {
+    var rect: APNGRect
+    var blend: APNGBlend
+    var stream: [UInt8]
+    /// The filtered scanlines before compression, kept for Zopfli at `effort: .max`.
+    var raw: [UInt8]?
+    var delay: APNGDelay
+    var dispose: APNGDispose?
+}
+
+/// Pass 2: chooses each frame's rectangle, blend and the previous frame's dispose op, and
+/// writes the chunks (APNG specification, "Structure", `acTL`, `fcTL`, `fdAT`, "Chunk
+/// Sequence Numbers").
+struct APNGWriter {
+    let width: Int
+    let height: Int
+    let mode: APNGColorMode
+    let compression: PNGCompression
+    let effort: APNGEffort
+    let zopfliIterations: Int
+    let workers: Int
+    let frameCount: Int
+    let plays: UInt32
+
+    private var out: [UInt8] = []
+    /// The next `fcTL`/`fdAT` sequence number; they share one counter from 0.
+    private var sequence: UInt32 = 0
+    private var emitted = 0
+    private var queue: [APNGQueuedFrame] = []
+    /// The canvas shown after the last frame added (the frame itself: every frame is exact).
+    private var shown: [UInt32] = []
+    /// The canvas the last frame was rendered on (after the one before it was disposed of).
+    private var base: [UInt32] = []
+    private var lastRect = APNGRect(x: 0, y: 0, width: 0, height: 0)
+
+    init(width: Int, height: Int, mode: APNGColorMode, options: APNGOptions, frameCount: Int, plays: UInt32) {
+        self.width = width
+        self.height = height
+        self.mode = mode
+        self.compression = options.compression ?? APNGWriter.measuredCompression(indexed: mode.isIndexed)
+        self.effort = options.effort
+        self.zopfliIterations = options.zopfliIterations
+        self.workers = max(1, options.workers ?? ParallelWork.processorCount)
+        self.frameCount = frameCount
+        self.plays = plays
+    }
+
+    /// The zlib settings measured smallest on the bundled presets (docs/encoding.md, "APNG"):
+    /// level 9 and no row filter for both modes, `Z_FILTERED` for palette indices.
+    static func measuredCompression(indexed: Bool) -> PNGCompression {
+        indexed
+            ? PNGCompression(level: 9, strategy: .filtered, filters: .none)
+            : PNGCompression(level: 9, strategy: .standard, filters: .none)
+    }
+
+    /// Adds the next distinct frame (packed by `APNGCanvas.pack`) lasting `delay`.
+    mutating func add(_ target: [UInt32], delay: APNGDelay) throws {
+        if emitted == 0 && queue.isEmpty {
+            let full = APNGRect(x: 0, y: 0, width: width, height: height)
+            let indices = mode.isIndexed ? indexFrame(target) : []
+            let parts = try PNGChunks.parts(
+                of: APNGWriter.compress(
+                    target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
+                    mode: mode, compression: compression))
+            out = PNGChunks.signature
+            PNGChunks.append("IHDR", parts.header, to: &out)
+            // acTL (APNG specification, `acTL`): num_frames, num_plays (0 = forever); before IDAT.
+            var control: [UInt8] = []
+            PNGChunks.appendUInt32(UInt32(frameCount), to: &control)
+            PNGChunks.appendUInt32(plays, to: &control)
+            PNGChunks.append("acTL", control, to: &out)
+            if !parts.palette.isEmpty { PNGChunks.append("PLTE", parts.palette, to: &out) }
+            if !parts.transparency.isEmpty { PNGChunks.append("tRNS", parts.transparency, to: &out) }
+            let raw =
+                effort == .max
+                ? try rawScanlines(
+                    target: target, indices: indices, base: [], rect: full, blend: .source) : nil
+            queue.append(
+                APNGQueuedFrame(
+                    rect: full, blend: .source, stream: parts.imageData, raw: raw, delay: delay, dispose: nil))
+            shown = target
+            base = [UInt32](repeating: 0, count: width * height)
+            lastRect = full
+            return
+        }
+        try addDifference(target, delay: delay)
+        try flush(final: false)
+    }
+
+    /// Every way to reach `target` from the previous frame, compressed; the smallest wins.
+    private mutating func addDifference(_ target: [UInt32], delay: APNGDelay) throws {
+        var cleared = shown
+        for y in lastRect.y..<(lastRect.y + lastRect.height) {
+            for x in lastRect.x..<(lastRect.x + lastRect.width) { cleared[y * width + x] = 0 }
+        }
+        var bases: [(APNGDispose, [UInt32])] = [(.none, shown)]
+        if cleared != shown { bases.append((.background, cleared)) }
+        // The first frame's PREVIOUS counts as BACKGROUND (APNG specification, `fcTL`): no new base.
+        if emitted + queue.count >= 2, base != shown, base != cleared { bases.append((.previous, base)) }
+        struct Candidate: Sendable {
+            var dispose: APNGDispose
+            var base: [UInt32]
+            var rect: APNGRect
+            var blend: APNGBlend
+        }
+        var candidates: [Candidate] = []
+        for (dispose, canvas) in bases {
+            let rect = differenceBox(target, canvas) ?? APNGRect(x: 0, y: 0, width: 1, height: 1)
+            candidates.append(Candidate(dispose: dispose, base: canvas, rect: rect, blend: .source))
+            if overAllowed(target, canvas, rect) {
+                candidates.append(Candidate(dispose: dispose, base: canvas, rect: rect, blend: .over))
+            }
+        }
+        let indices = mode.isIndexed ? indexFrame(target) : []
+        let (mode, compression, width) = (self.mode, self.compression, self.width)
+        let tried = candidates
+        let streams = try ParallelWork.map(count: tried.count, workers: workers) { i in
+            let c = tried[i]
+            let png = try APNGWriter.compress(
+                target: target, indices: indices, base: c.base, rect: c.rect, blend: c.blend, canvasWidth: width,
+                mode: mode, compression: compression)
+            return try PNGChunks.parts(of: png).imageData
+        }
+        var best = 0
+        for i in streams.indices where streams[i].count < streams[best].count { best = i }
+        let chosen = candidates[best]
+        let stream = streams[best]
+        if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
+        let raw =
+            effort == .max
+            ? try rawScanlines(
+                target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend)
+            : nil
+        queue.append(
+            APNGQueuedFrame(
+                rect: chosen.rect, blend: chosen.blend, stream: stream, raw: raw, delay: delay, dispose: nil))
+        base = chosen.base
+        shown = target
+        lastRect = chosen.rect
+    }
+
+    /// Writes the last frame and `IEND`; returns the file.
+    mutating func finish() throws -> [UInt8] {
+        // The last frame's dispose op has no effect: each play starts from a transparent
+        // canvas (APNG specification, "Output buffer").
+        if let last = queue.indices.last { queue[last].dispose = APNGDispose.none }
+        try flush(final: true)
+        PNGChunks.append("IEND", [], to: &out)
+        return out
+    }
+
+    /// Emits the queued frames whose dispose op is known; at `effort: .max` first recompresses
+    /// them with Zopfli, a batch at a time on `workers` threads.
+    private mutating func flush(final: Bool) throws {
+        let ready = queue.prefix { $0.dispose != nil }.count
+        guard ready > 0 else { return }
+        if effort == .max {
+            guard final || ready >= max(4, 2 * workers) else { return }
+            let batch = Array(queue.prefix(ready))
+            let iterations = zopfliIterations
+            let streams = try ParallelWork.map(count: batch.count, workers: workers) { i in
+                guard let raw = batch[i].raw else { return batch[i].stream }
+                let smaller = try PNGChunks.zopfli(raw, iterations: iterations)
+                return smaller.count < batch[i].stream.count ? smaller : batch[i].stream
+            }
+            for i in 0..<ready { queue[i].stream = streams[i] }
+        }
+        for frame in queue.prefix(ready) { emit(frame) }
+        queue.removeFirst(ready)
+    }
+
+    /// `fcTL`, then `IDAT` (frame 0) or `fdAT` chunks, each `fdAT` with the next sequence number.
+    private mutating func emit(_ frame: APNGQueuedFrame) {
+        var control: [UInt8] = []
+        PNGChunks.appendUInt32(nextSequence(), to: &control)
+        PNGChunks.appendUInt32(UInt32(frame.rect.width), to: &control)
+        PNGChunks.appendUInt32(UInt32(frame.rect.height), to: &control)
+        PNGChunks.appendUInt32(UInt32(frame.rect.x), to: &control)
+        PNGChunks.appendUInt32(UInt32(frame.rect.y), to: &control)
+        PNGChunks.appendUInt16(UInt16(truncatingIfNeeded: frame.delay.numerator), to: &control)
+        PNGChunks.appendUInt16(UInt16(truncatingIfNeeded: frame.delay.denominator), to: &control)
+        control.append((frame.dispose ?? .none).rawValue)
+        control.append(frame.blend.rawValue)
+        PNGChunks.append("fcTL", control, to: &out)
+        var start = 0
+        repeat {
+            let end = min(frame.stream.count, start + PNGChunks.maximumChunkLength)
+            if emitted == 0 {
+                PNGChunks.append("IDAT", Array(frame.stream[start..<end]), to: &out)
+            } else {
+                var data: [UInt8] = []
+                data.reserveCapacity(4 + end - start)
+                PNGChunks.appendUInt32(nextSequence(), to: &data)
+                data.append(contentsOf: frame.stream[start..<end])
+                PNGChunks.append("fdAT", data, to: &out)
+            }
+            start = end
+        } while start < frame.stream.count
+        emitted += 1
+    }
+
+    private mutating func nextSequence() -> UInt32 {
+        defer { sequence += 1 }
+        return sequence
+    }
+
+    /// The palette index of every pixel of `target` (indexed mode; every colour is in the
+    /// palette, since pass 1 collected them all).
+    private func indexFrame(_ target: [UInt32]) -> [UInt8] {
+        var last: UInt32 = 0
+        var lastIndex = mode.index[0] ?? 0
+        return target.map { key in
+            if key != last {
+                last = key
+                lastIndex = mode.index[key] ?? 0
+            }
+            return lastIndex
+        }
+    }
+
+    /// The smallest box holding every pixel where `a` and `b` differ, nil when none does.
+    private func differenceBox(_ a: [UInt32], _ b: [UInt32]) -> APNGRect? {
+        var (minX, minY, maxX, maxY) = (width, height, -1, -1)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for y in 0..<height {
+                    let row = y * width
+                    var x = 0
+                    while x < width && a[row + x] == b[row + x] { x += 1 }
+                    guard x < width else { continue }
+                    var right = width - 1
+                    while a[row + right] == b[row + right] { right -= 1 }
+                    minX = min(minX, x)
+                    maxX = max(maxX, right)
+                    minY = min(minY, y)
+                    maxY = y
+                }
+            }
+        }
+        guard maxY >= 0 else { return nil }
+        return APNGRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// Whether `OVER` reproduces `target` exactly: every pixel that differs from `canvas` is
+    /// opaque (so it replaces what is under it), and unchanged pixels can be sent as fully
+    /// transparent (which leaves them), which needs transparent black in an indexed palette.
+    /// Partly transparent source pixels are never blended: decoders round that differently.
+    private func overAllowed(_ target: [UInt32], _ canvas: [UInt32], _ rect: APNGRect) -> Bool {
+        if mode.isIndexed && mode.transparentIndex == nil { return false }
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) {
+                let i = y * width + x
+                if target[i] != canvas[i] && target[i] & 0xFF != 0xFF { return false }
+            }
+        }
+        return true
+    }
+
+    /// The rectangle's pixels as the frame sends them: `target` for `SOURCE`; for `OVER`,
+    /// transparent where `target` equals `base`.
+    private static func framePixels(
+        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, canvasWidth: Int,
+        mode: APNGColorMode
+    ) -> (rgba: [UInt8], indices: [UInt8]) {
+        let count = rect.width * rect.height
+        if mode.isIndexed {
+            let clear = mode.transparentIndex ?? 0
+            var out = [UInt8](repeating: 0, count: count)
+            var k = 0
+            for y in rect.y..<(rect.y + rect.height) {
+                for x in rect.x..<(rect.x + rect.width) {
+                    let i = y * canvasWidth + x
+                    out[k] = blend == .over && target[i] == base[i] ? clear : indices[i]
+                    k += 1
+                }
+            }
+            return ([], out)
+        }
+        var out = [UInt8](repeating: 0, count: 4 * count)
+        var k = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) {
+                let i = y * canvasWidth + x
+                let key = blend == .over && target[i] == base[i] ? 0 : target[i]
+                out[k] = UInt8(truncatingIfNeeded: key >> 24)
+                out[k + 1] = UInt8(truncatingIfNeeded: key >> 16)
+                out[k + 2] = UInt8(truncatingIfNeeded: key >> 8)
+                out[k + 3] = UInt8(truncatingIfNeeded: key)
+                k += 4
+            }
+        }
+        return (out, [])
+    }
+
+    /// The rectangle as a single-image PNG written by libpng.
+    static func compress(
+        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, canvasWidth: Int,
+        mode: APNGColorMode, compression: PNGCompression
+    ) throws -> [UInt8] {
+        let pixels = framePixels(
+            target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: canvasWidth, mode: mode
+        )
+        if let palette = mode.palette {
+            return try PNGCodec.encodeIndexed(
+                width: rect.width, height: rect.height, indices: pixels.indices, palette: palette,
+                compression: compression)
+        }
+        guard let image = RGBAImage(width: rect.width, height: rect.height, pixels: pixels.rgba) else {
+            throw EncodeError("APNG frame of \(rect.width)×\(rect.height) has the wrong pixel count")
+        }
+        return try PNGCodec.encode(image, compression: compression)
+    }
+
+    /// The frame's filtered scanlines (libpng's filters, zlib level 0 so the stream is stored).
+    private func rawScanlines(
+        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend
+    ) throws -> [UInt8] {
+        var stored = compression
+        stored.level = 0
+        let png = try APNGWriter.compress(
+            target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: width, mode: mode,
+            compression: stored)
+        return try PNGChunks.storedPayload(PNGChunks.parts(of: png).imageData)
+    }
+}
