@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Palette indices for an animation's frames, batch after batch, as `PaletteMapper.index`
-/// gives them for the whole animation at once: without error diffusion each frame is mapped
-/// on its own, up to `workers` frames at a time (each worker keeping its mapper, and so its
-/// colour cache, from batch to batch); with Floyd–Steinberg frame after frame, each over the
-/// previous one (kept from the batch before).
+/// gives them for the whole animation at once: without dithering each batch is surveyed
+/// (`FrameSurveyor`) and mapped through its slots, as `PaletteMapper.index` does; with ordered
+/// dithering each frame is flattened and mapped on its own, up to `workers` frames at a time
+/// (each worker keeping its mapper, and so its colour cache, from batch to batch); with
+/// Floyd–Steinberg frame after frame, each over the previous one (kept from the batch before).
 ///
 /// With a `remap` table every index is then replaced by `remap[index]`
 /// (`GIFPalette.reordered(byUse:)`).
@@ -46,6 +47,21 @@ struct FrameIndexer {
                 result.append(IndexedFrame(indices: written))
             }
             return result
+        }
+        if workers[0].mapper.mapsBySlots {
+            // Surveyed again, the frames' unchanged blocks take the slots of the frame before
+            // instead of being flattened and looked up (circular-progress at 2×: flattening and
+            // mapping twice were a fifth of the export); slots become indices in place.
+            let threads = workers.count
+            var survey = frames.survey(workers: threads)
+            var mapper = workers[0].mapper
+            var indexed = mapper.index(
+                frames, colors: survey.frameColors, slots: survey.takeSlots(), wideSlots: survey.frameWideSlots,
+                workers: threads)
+            if let remap {
+                ParallelWork.update(&indexed, workers: threads) { _, frame in Self.apply(remap, to: &frame.indices) }
+            }
+            return indexed
         }
         let count = frames.count
         let parts = workers.count

@@ -113,6 +113,10 @@ struct PaletteMapper {
     /// mapped one after another.
     var diffuses: Bool { dither == .floydSteinberg }
 
+    /// Whether `index` maps frames with survey slots through their run's colour table (no
+    /// dithering), so a survey of a batch saves flattening its frames again.
+    var mapsBySlots: Bool { dither == .none }
+
     /// One frame's indices from its flattened colours (`FlattenedFrames`), the same as `index`
     /// gives it: `previous` is the previous frame's colours and indices when `diffuses`, else
     /// ignored.
