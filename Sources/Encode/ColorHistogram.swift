@@ -72,3 +72,27 @@ struct ColorHistogram {
         }
     }
 }
+
+/// Histograms of consecutive frames added up as they come, in order: the same colours, order
+/// and counts as `ColorHistogram(merging:)` of all of them, without holding the parts.
+struct ColorHistogramAccumulator {
+    private var slots = ColorIndexTable()
+    private var colors: [UInt32] = []
+    private var counts: [Int] = []
+
+    /// Adds the histogram of the frames after those added so far.
+    mutating func add(_ part: ColorHistogram) {
+        for (color, count) in zip(part.colors, part.counts) {
+            let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
+            if inserted {
+                colors.append(color)
+                counts.append(count)
+            } else {
+                counts[Int(slot)] += count
+            }
+        }
+    }
+
+    /// Everything added so far.
+    var histogram: ColorHistogram { ColorHistogram(colors: colors, counts: counts) }
+}

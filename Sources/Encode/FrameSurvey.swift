@@ -123,6 +123,9 @@ struct FrameSurveyor {
     }
 
     private let frames: FlattenedFrames
+    /// Whether each frame's slots and colours are kept in the result (for `PaletteMapper`);
+    /// a streaming survey, which wants only the counts, keeps none.
+    private let keepsSlots: Bool
     private var result = Result()
     /// The run of each frame surveyed so far (an index into `result.histograms`, whose entry is
     /// appended when the run ends).
@@ -142,8 +145,9 @@ struct FrameSurveyor {
     private var collapsed = 0
     private var previousCollapsed = 0
 
-    init(frames: FlattenedFrames) {
+    init(frames: FlattenedFrames, keepsSlots: Bool = true) {
         self.frames = frames
+        self.keepsSlots = keepsSlots
     }
 
     /// Surveys frame `k`, the frame after the last one added (if any).
@@ -225,14 +229,16 @@ struct FrameSurveyor {
             let none: UnsafeMutablePointer<UInt8>? = nil
             surveyPixels(k, extending: false, from: done, slots: none, previous: [], transparent: 0, limit: .max)
         }
-        result.frameSlots.append(slots)
-        result.frameWideSlots.append(wideSlots)
+        if keepsSlots {
+            result.frameSlots.append(slots)
+            result.frameWideSlots.append(wideSlots)
+            frameRun.append(result.histograms.count)
+        }
         previousSlots = slots ?? []
         previousWideSlots = wideSlots ?? []
         counts.endFrame()
         result.collapsed += collapsed
         previousCollapsed = collapsed
-        frameRun.append(result.histograms.count)
         runLength += 1
         previous = k
         return true

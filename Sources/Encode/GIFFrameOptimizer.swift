@@ -58,7 +58,7 @@ struct GIFFrameOptimizer {
     let smallestSimilar: [Int]
 
     /// The plan for `frames` (full-canvas indices into `palette`) shown for `delays`
-    /// centiseconds each.
+    /// centiseconds each: the frames added to a `Builder` one by one.
     /// - Parameters:
     ///   - lossy: 0 for exact frames, else the largest per-channel difference (levels) between
     ///     a displayed opaque pixel and its palette colour, 1…255.
@@ -68,19 +68,10 @@ struct GIFFrameOptimizer {
         frames: [IndexedFrame], delays: [Int], palette: GIFPalette, width: Int, height: Int,
         loopCount: Int?, lossy: Int = 0, workers: Int = 1
     ) throws -> GIFFramePlan {
-        let transparent = palette.transparentIndex.map { UInt8($0) }
-        let similar = lossy > 0 ? similarLists(palette.colorTable, transparent: transparent, lossy: lossy) : []
-        let optimizer = GIFFrameOptimizer(
-            width: width, height: height, transparent: transparent,
-            globalTable: palette.colorTable,
-            near: lossy > 0 ? nearTable(palette.colorTable, transparent: transparent, lossy: lossy) : [],
-            similar: similar,
-            smallestSimilar: similar.enumerated().map { index, list in min(index, Int(list.min() ?? UInt8(255))) })
-        let merged = merge(frames.map(\.indices), delays: delays, workers: workers)
-        let planned = try optimizer.planFrames(merged, workers: workers)
-        return GIFFramePlan(
-            width: width, height: height, colorTable: palette.colorTable,
-            backgroundIndex: palette.transparentIndex ?? 0, loopCount: loopCount, frames: planned)
+        var builder = Builder(
+            palette: palette, width: width, height: height, loopCount: loopCount, lossy: lossy, workers: workers)
+        for (frame, delay) in zip(frames, delays) { try builder.add(frame.indices, delay: delay) }
+        return try builder.finish()
     }
 
     /// Consecutive equal frames joined, delays summed while the sum fits 16 bits. Which frames
@@ -139,99 +130,181 @@ struct GIFFrameOptimizer {
         var disposal: Int
     }
 
-    /// Every frame of the plan. The rectangles and disposals are decided frame by frame (each
-    /// depends on the screen the one before leaves); the compression of each frame, which
-    /// takes most of the time, runs on up to `workers` threads. Exact frames are compressed
-    /// while the pass goes on (each one as soon as it is decided); with tolerance the pass can
-    /// merge frames, so their number is known only at its end, and compression waits for it.
-    private func planFrames(_ frames: [(indices: [UInt8], delay: Int)], workers: Int) throws
-        -> [GIFFramePlan.Frame]
-    {
-        let compress: @Sendable (Int, Decided, inout LZWEncoder) throws(EncodeError) -> GIFFramePlan.Frame = {
-            _, frame, lzw throws(EncodeError) in
-            // A lossy frame comes compressed, its stream chosen already (`encode`).
-            var chosen: Encoded
-            if let encoded = frame.encoded {
-                chosen = encoded
-            } else {
-                chosen = try encode(frame.target, over: frame.canvas, in: frame.rect, pinned: frame.pinned, lzw)
-            }
-            return finish(chosen, final: !near.isEmpty, delay: frame.delay, disposal: frame.disposal, lzw)
-        }
-        if near.isEmpty {
-            return try ParallelWork.pipeline(
-                count: frames.count, workers: workers, makeState: { LZWEncoder() },
-                produce: { (emit: (Decided) -> Void) throws(EncodeError) in try decide(frames, emit: emit) },
-                consume: compress)
-        }
-        var decided: [Decided] = []
-        try decide(frames) { decided.append($0) }
-        let all = decided
-        return try ParallelWork.map(count: all.count, workers: workers, makeState: { LZWEncoder() }) {
-            (k: Int, lzw: inout LZWEncoder) throws(EncodeError) in try compress(k, all[k], &lzw)
-        }
+    /// A frame whose rectangle and disposal are still to be decided: a merged frame and, with
+    /// tolerance, the later frames the screen already shows within it.
+    private struct Group: Sendable {
+        var target: [UInt8]
+        var delay: Int
+        /// The frame's number among the merged frames (0 for the first).
+        var first: Int
+        /// What the screen shows once this frame is drawn (the target itself when exact).
+        var shown: [UInt8]
+        /// Pixels where frames joined to this one differ from it: they must display `shown`
+        /// exactly. Empty when none joined.
+        var pinned: [Bool]
     }
 
-    /// Each frame's rectangle and disposal, handed to `emit` in order: one per frame when exact
-    /// (with tolerance, frames the screen already shows within tolerance join the one before).
-    private func decide(_ frames: [(indices: [UInt8], delay: Int)], emit: (Decided) -> Void) throws(EncodeError) {
-        let full = GIFRect(x: 0, y: 0, width: width, height: height)
-        let clear = transparent ?? 0
-        // Only a lossy plan compresses here (a table is 2 MiB to clear).
-        lazy var lzw = LZWEncoder()
-        // The screen before the frame: as one array for the scans here, and as a `Screen` for
-        // the frame's compression later. When disposal 2 clears a rectangle, the array is
-        // built in one of two scratch buffers that take turns (the one `canvas` is not), so
-        // no frame costs fresh memory in this pass, which cannot run in parallel.
-        var canvas = [UInt8](repeating: clear, count: width * height)
-        var screen = Screen(base: canvas, cleared: nil)
-        var scratch: [[UInt8]] = [[], []]
-        var canvasScratch = -1
-        // When lossy, the screen after a frame depends on the symbols its parse chose.
-        let lossy = !similar.isEmpty
-        var k = 0
-        while k < frames.count {
-            let target = frames[k].indices
-            var delay = frames[k].delay
-            // The frame's own number (`k` moves on past the frames merged into it).
-            let first = k
-            // What the screen shows once this frame is drawn (the target itself when exact).
-            let shown = display(target, over: canvas)
-            // Pixels where merged frames differ from this one must display `shown` exactly.
-            var pinned: [Bool] = []
-            if !near.isEmpty {
-                // Later frames the screen already shows within tolerance join this one.
-                while k + 1 < frames.count, delay + frames[k + 1].delay <= 65535,
-                    differenceBox(shown, frames[k + 1].indices) == nil
-                {
-                    k += 1
-                    delay += frames[k].delay
-                    if pinned.isEmpty { pinned = [Bool](repeating: false, count: target.count) }
-                    for (p, index) in frames[k].indices.enumerated() where index != target[p] { pinned[p] = true }
-                }
+    /// A plan made as the frames come, so only a few frames are held at once: full-canvas
+    /// indexed frames go in one by one (`add`), in order; equal consecutive frames are merged
+    /// (`merge`'s rule); each frame's rectangle and disposal are decided as soon as the frame
+    /// after it is known (the decision needs only the screen before it, the frame and the next
+    /// one, and for the last frame the first); decided frames are compressed `chunk` at a time
+    /// on up to `workers` threads. The plan is the same for any `workers`, and equals
+    /// `plan(frames:...)` over the same frames.
+    struct Builder: Sendable {
+        let optimizer: GIFFrameOptimizer
+        let colorTable: [UInt8]
+        let backgroundIndex: Int
+        let loopCount: Int?
+        let workers: Int
+        /// Decided frames compressed together (each holds a frame and a screen until then).
+        let chunk: Int
+        /// The merged frame being added to (later equal frames join it).
+        private var pending: (indices: [UInt8], delay: Int)?
+        /// The first merged frame: the last frame's "next" (a loop starts over).
+        private var firstFrame: [UInt8]?
+        private var merged = 0
+        private var group: Group?
+        /// The screen before the group, as one array for the scans, and as a `Screen` for the
+        /// frame's compression later. When disposal 2 clears a rectangle, the array is built in
+        /// one of two scratch buffers that take turns (the one `canvas` is not), so no frame
+        /// costs fresh memory in this pass, which cannot run in parallel.
+        private var canvas: [UInt8]
+        private var screen: Screen
+        private var scratch: [[UInt8]] = [[], []]
+        private var canvasScratch = -1
+        private var decided: [Decided] = []
+        private var planned: [GIFFramePlan.Frame] = []
+        /// The first error `add` met, for callers that add from a non-throwing closure.
+        private(set) var failure: EncodeError?
+
+        /// A plan of `width × height` frames indexed into `palette`.
+        /// - Parameters:
+        ///   - lossy: 0 for exact frames, else the tolerance, 1…255 levels per channel.
+        ///   - workers: threads for the per-frame compression (≥ 1).
+        init(palette: GIFPalette, width: Int, height: Int, loopCount: Int?, lossy: Int = 0, workers: Int = 1) {
+            let transparent = palette.transparentIndex.map { UInt8($0) }
+            let table = palette.colorTable
+            let similar = lossy > 0 ? GIFFrameOptimizer.similarLists(table, transparent: transparent, lossy: lossy) : []
+            optimizer = GIFFrameOptimizer(
+                width: width, height: height, transparent: transparent, globalTable: table,
+                near: lossy > 0 ? GIFFrameOptimizer.nearTable(table, transparent: transparent, lossy: lossy) : [],
+                similar: similar,
+                smallestSimilar: similar.enumerated().map { index, list in min(index, Int(list.min() ?? UInt8(255))) })
+            colorTable = table
+            backgroundIndex = palette.transparentIndex ?? 0
+            self.loopCount = loopCount
+            self.workers = max(1, workers)
+            chunk = max(8, 4 * self.workers)
+            canvas = [UInt8](repeating: transparent ?? 0, count: width * height)
+            screen = Screen(base: canvas, cleared: nil)
+        }
+
+        /// Adds the next frame: `indices` (`width·height` palette indices) shown for `delay`
+        /// centiseconds (2…65535).
+        /// - Throws: `EncodeError` if a frame would not reproduce its input (an internal error).
+        mutating func add(_ indices: [UInt8], delay: Int) throws(EncodeError) {
+            // A frame equal to the one before equals the merged frame that holds it.
+            if let last = pending, last.delay + delay <= 65535, last.indices == indices {
+                pending?.delay += delay
+                return
             }
-            let next = frames[(k + 1) % frames.count].indices
-            let isLast = k == frames.count - 1
+            if let last = pending { try receive(last) }
+            pending = (indices, delay)
+        }
+
+        /// `add` for frames in order, keeping the first error in `failure` instead of throwing
+        /// (for a thread of `ParallelWork.update`); does nothing once an error is kept.
+        mutating func add(_ frames: [(indices: [UInt8], delay: Int)]) {
+            guard failure == nil else { return }
+            do throws(EncodeError) {
+                for frame in frames { try add(frame.indices, delay: frame.delay) }
+            } catch {
+                failure = error
+            }
+        }
+
+        /// The plan, once every frame is added.
+        /// - Throws: `EncodeError` when no frame was added, or what `add` would.
+        mutating func finish() throws(EncodeError) -> GIFFramePlan {
+            if let failure { throw failure }
+            guard let last = pending else { throw EncodeError("cannot plan a GIF without frames") }
+            pending = nil
+            try receive(last)
+            if let group, let firstFrame {
+                var lzw: LZWEncoder?
+                try decide(group, next: firstFrame, isLast: true, lzw: &lzw)
+                self.group = nil
+            }
+            try compressDecided()
+            return GIFFramePlan(
+                width: optimizer.width, height: optimizer.height, colorTable: colorTable,
+                backgroundIndex: backgroundIndex, loopCount: loopCount, frames: planned)
+        }
+
+        /// A merged frame: it joins the group within tolerance, or the group is decided with it
+        /// as the next frame and it starts the next group.
+        private mutating func receive(_ frame: (indices: [UInt8], delay: Int)) throws(EncodeError) {
+            if firstFrame == nil { firstFrame = frame.indices }
+            // Only a lossy plan compresses while deciding (a table is 2 MiB to clear).
+            var lzw: LZWEncoder?
+            if var current = group {
+                // Later frames the screen already shows within tolerance join this one.
+                if !optimizer.near.isEmpty, current.delay + frame.delay <= 65535,
+                    optimizer.differenceBox(current.shown, frame.indices) == nil
+                {
+                    current.delay += frame.delay
+                    if current.pinned.isEmpty { current.pinned = [Bool](repeating: false, count: current.target.count) }
+                    for (p, index) in frame.indices.enumerated() where index != current.target[p] {
+                        current.pinned[p] = true
+                    }
+                    group = current
+                    return
+                }
+                group = nil
+                try decide(current, next: frame.indices, isLast: false, lzw: &lzw)
+            }
+            group = Group(
+                target: frame.indices, delay: frame.delay, first: merged,
+                shown: optimizer.display(frame.indices, over: canvas), pinned: [])
+            merged += 1
+        }
+
+        /// The group's rectangle and disposal over the screen before it, given the frame after it
+        /// (`next`; for the last frame, the first); the screen moves on past it.
+        private mutating func decide(_ group: Group, next: [UInt8], isLast: Bool, lzw: inout LZWEncoder?)
+            throws(EncodeError)
+        {
+            let width = optimizer.width
+            let height = optimizer.height
+            let transparent = optimizer.transparent
+            let full = GIFRect(x: 0, y: 0, width: width, height: height)
+            // When lossy, the screen after a frame depends on the symbols its parse chose.
+            let lossy = !optimizer.similar.isEmpty
+            let target = group.target
+            let shown = group.shown
+            let pinned = group.pinned
+            let delay = group.delay
             // The screen starts transparent, so frame 0 too covers only what differs from that.
             let rect =
-                transparent == nil && first == 0
-                ? full : (differenceBox(canvas, target) ?? GIFRect(x: 0, y: 0, width: 1, height: 1))
+                transparent == nil && group.first == 0
+                ? full : (optimizer.differenceBox(canvas, target) ?? GIFRect(x: 0, y: 0, width: 1, height: 1))
             var frame = Decided(
                 target: target, canvas: screen, rect: rect, pinned: pinned, encoded: nil, delay: delay,
                 disposal: GIFFramePlan.doNotDispose)
-            if let t = transparent, let erase = eraseScan(target: target, next: next, canvas: canvas, t: t) {
+            if let t = transparent, let erase = optimizer.eraseScan(target: target, next: next, canvas: canvas, t: t) {
                 // Disposal 2 over the rectangle grown to cover the pixels to erase.
-                let grown = union(rect, erase.box)
+                let grown = optimizer.union(rect, erase.box)
                 frame.rect = grown
                 frame.disposal = GIFFramePlan.restoreToBackground
                 var clearedCanvas: [UInt8]
                 var clearedScreen: Screen
                 var clearedScratch = -1
                 if lossy {
-                    let encoded = try encode(target, over: screen, in: grown, pinned: pinned, lzw)
+                    let encoded = try optimizer.encode(target, over: screen, in: grown, pinned: pinned, lzw.lazy())
                     frame.encoded = encoded
-                    clearedCanvas = written(encoded, over: canvas, shown: shown)
-                    fill(&clearedCanvas, grown, with: t)
+                    clearedCanvas = optimizer.written(encoded, over: canvas, shown: shown)
+                    optimizer.fill(&clearedCanvas, grown, with: t)
                     clearedScreen = Screen(base: clearedCanvas, cleared: nil)
                 } else {
                     clearedScratch = canvasScratch == 0 ? 1 : 0
@@ -244,7 +317,7 @@ struct GIFFrameOptimizer {
                             out.update(from: shown, count: width * height)
                         }
                     }
-                    fill(&scratch[clearedScratch], grown, with: t)
+                    optimizer.fill(&scratch[clearedScratch], grown, with: t)
                     clearedCanvas = scratch[clearedScratch]
                     clearedScreen = Screen(base: shown, cleared: grown)
                 }
@@ -257,7 +330,7 @@ struct GIFFrameOptimizer {
                 // count wins, a tie goes to disposal 2. Outside `grown` both screens are
                 // `canvas`, so only the pixels inside it are counted.
                 if erase.restorable && !isLast {
-                    let changed = changedPixels(next, over: canvas, orClear: t, in: grown)
+                    let changed = optimizer.changedPixels(next, over: canvas, orClear: t, in: grown)
                     if changed.overPrevious < changed.overCleared { frame.disposal = GIFFramePlan.restoreToPrevious }
                 }
                 if frame.disposal == GIFFramePlan.restoreToBackground {
@@ -267,18 +340,48 @@ struct GIFFrameOptimizer {
                 }
             } else {
                 if lossy {
-                    let encoded = try encode(target, over: screen, in: rect, pinned: pinned, lzw)
+                    let encoded = try optimizer.encode(target, over: screen, in: rect, pinned: pinned, lzw.lazy())
                     frame.encoded = encoded
-                    canvas = written(encoded, over: canvas, shown: shown)
+                    canvas = optimizer.written(encoded, over: canvas, shown: shown)
                 } else {
                     canvas = shown
                 }
                 screen = Screen(base: canvas, cleared: nil)
                 canvasScratch = -1
             }
-            emit(frame)
-            k += 1
+            if lossy {
+                // Compressed already: only the stream is needed from here on.
+                frame.target = []
+                frame.canvas = Screen(base: [], cleared: nil)
+                frame.pinned = []
+            }
+            decided.append(frame)
+            if decided.count >= chunk { try compressDecided() }
         }
+
+        /// The decided frames compressed, on up to `workers` threads, and added to the plan.
+        private mutating func compressDecided() throws(EncodeError) {
+            guard !decided.isEmpty else { return }
+            let frames = decided
+            decided = []
+            let optimizer = self.optimizer
+            planned += try ParallelWork.map(count: frames.count, workers: workers, makeState: { LZWEncoder() }) {
+                (k: Int, lzw: inout LZWEncoder) throws(EncodeError) in
+                try optimizer.compress(frames[k], lzw)
+            }
+        }
+    }
+
+    /// A decided frame as written: a lossy frame comes compressed, its stream chosen already
+    /// (`encode`); an exact one is compressed here. Then `finish`.
+    private func compress(_ frame: Decided, _ lzw: LZWEncoder) throws(EncodeError) -> GIFFramePlan.Frame {
+        var chosen: Encoded
+        if let encoded = frame.encoded {
+            chosen = encoded
+        } else {
+            chosen = try encode(frame.target, over: frame.canvas, in: frame.rect, pinned: frame.pinned, lzw)
+        }
+        return finish(chosen, final: !near.isEmpty, delay: frame.delay, disposal: frame.disposal, lzw)
     }
 
     /// The shortest stream this encoder finds for `greedy`'s pixels: the greedy choice at
@@ -833,5 +936,15 @@ struct GIFFrameOptimizer {
             let start = y * width + rect.x
             for p in start..<(start + rect.width) { pixels[p] = value }
         }
+    }
+}
+
+extension Optional where Wrapped == LZWEncoder {
+    /// The encoder, made on first use.
+    fileprivate mutating func lazy() -> LZWEncoder {
+        if let encoder = self { return encoder }
+        let encoder = LZWEncoder()
+        self = encoder
+        return encoder
     }
 }

@@ -72,15 +72,8 @@ struct GIFPalette {
     /// stays 0. Every pixel shows the same colour as before; the frames' index buffers are
     /// rewritten in place.
     func reorderedByUse(_ frames: consuming [IndexedFrame], workers: Int = 1) -> (GIFPalette, [IndexedFrame]) {
-        let order = useOrder(needs(of: frames, workers: workers))
-        guard order != Array(0..<opaqueColors.count) else { return (self, frames) }
-        let first = firstOpaqueIndex
-        var table = [UInt8](repeating: 0, count: 256)
-        for i in 0..<first { table[i] = UInt8(i) }
-        for (newRank, oldRank) in order.enumerated() { table[oldRank + first] = UInt8(newRank + first) }
-        let remap = table
-        var palette = self
-        palette.opaqueColors = order.map { opaqueColors[$0] }
+        let (palette, table) = reordered(byUse: needs(of: frames, after: nil, workers: workers))
+        guard let remap = table else { return (self, frames) }
         var remapped = consume frames
         ParallelWork.update(&remapped, workers: workers) { _, frame in
             remap.withUnsafeBufferPointer { remap in
@@ -92,14 +85,38 @@ struct GIFPalette {
         return (palette, remapped)
     }
 
-    /// Per frame: the opaque ranks (index − first) it changes to, and the runs they form.
-    private func needs(of frames: [IndexedFrame], workers: Int) -> [(ranks: [Int], runs: Int)] {
+    /// What one frame needs of the table (`reorderedByUse`): the opaque ranks (index − first)
+    /// its pixels that differ from the previous frame's show, ascending, and the runs of equal
+    /// indices those pixels form.
+    struct Need: Sendable, Equatable {
+        var ranks: [UInt8]
+        var runs: Int
+    }
+
+    /// The palette in `reorderedByUse`'s order for frames whose `needs` these are, and the
+    /// table (256 entries) taking an old index to its new one; nil when the order is unchanged.
+    func reordered(byUse needs: [Need]) -> (GIFPalette, [UInt8]?) {
+        let order = useOrder(needs)
+        guard order != Array(0..<opaqueColors.count) else { return (self, nil) }
+        let first = firstOpaqueIndex
+        var table = [UInt8](repeating: 0, count: 256)
+        for i in 0..<first { table[i] = UInt8(i) }
+        for (newRank, oldRank) in order.enumerated() { table[oldRank + first] = UInt8(newRank + first) }
+        var palette = self
+        palette.opaqueColors = order.map { opaqueColors[$0] }
+        return (palette, table)
+    }
+
+    /// Per frame: what it needs of the table (`Need`). Frame 0 is compared with `before` (the
+    /// frame before it, when `frames` continue an animation; nil: the empty screen, so every
+    /// pixel counts as changed).
+    func needs(of frames: [IndexedFrame], after before: [UInt8]?, workers: Int) -> [Need] {
         let first = firstOpaqueIndex
         let colorCount = opaqueColors.count
         return ParallelWork.map(count: frames.count, workers: workers) { k in
             var seen = [Bool](repeating: false, count: 256)
             let runs = frames[k].indices.withUnsafeBufferPointer { now in
-                (k > 0 ? frames[k - 1].indices : []).withUnsafeBufferPointer { before in
+                (k > 0 ? frames[k - 1].indices : before ?? []).withUnsafeBufferPointer { before in
                     seen.withUnsafeMutableBufferPointer { seen in
                         var runs = 0
                         /// Pixel `p`, which differs from the previous frame.
@@ -135,23 +152,25 @@ struct GIFPalette {
                     }
                 }
             }
-            return ((first..<(first + colorCount)).filter { seen[$0] }.map { $0 - first }, runs)
+            return Need(
+                ranks: (first..<(first + colorCount)).filter { seen[$0] }.map { UInt8(truncatingIfNeeded: $0 - first) },
+                runs: runs)
         }
     }
 
     /// The order of `reorderedByUse`'s description, as old ranks, chosen from the frames' needs.
-    private func useOrder(_ needs: [(ranks: [Int], runs: Int)]) -> [Int] {
+    private func useOrder(_ needs: [Need]) -> [Int] {
         let first = firstOpaqueIndex
         let colorCount = opaqueColors.count
         var frameCounts = [Int](repeating: 0, count: colorCount)
         for need in needs {
-            for rank in need.ranks { frameCounts[rank] += 1 }
+            for rank in need.ranks { frameCounts[Int(rank)] += 1 }
         }
         let byFrameCount = (0..<colorCount).sorted { (-frameCounts[$0], $0) < (-frameCounts[$1], $1) }
         // Each frame's colours in that order (sorted as positions in it: plain integers).
         var place = [Int](repeating: 0, count: colorCount)
         for (position, rank) in byFrameCount.enumerated() { place[rank] = position }
-        let busiestFirst = needs.map { need in need.ranks.map { place[$0] }.sorted().map { byFrameCount[$0] } }
+        let busiestFirst = needs.map { need in need.ranks.map { place[Int($0)] }.sorted().map { byFrameCount[$0] } }
         // Frames taken in `sequence`, each adding the colours not placed yet (the ones the most
         // frames use first), then the colours no frame changes to.
         func adding(_ sequence: [Int]) -> [Int] {
@@ -174,7 +193,7 @@ struct GIFPalette {
             var bits = 0
             for need in needs {
                 var largest = 0
-                for rank in need.ranks { largest = max(largest, position[rank] + first) }
+                for rank in need.ranks { largest = max(largest, position[Int(rank)] + first) }
                 bits += LZWEncoder.streamBits(
                     codes: need.runs, minimumCodeSize: GIFFramePlan.minimumCodeSize(forTableOf: largest + 1))
             }
@@ -185,7 +204,7 @@ struct GIFPalette {
         func packed() -> [Int] {
             var framesOf = [[Int]](repeating: [], count: colorCount)
             for (k, need) in needs.enumerated() {
-                for rank in need.ranks { framesOf[rank].append(k) }
+                for rank in need.ranks { framesOf[Int(rank)].append(k) }
             }
             var missing = needs.map(\.ranks.count)
             var covered = [Bool](repeating: false, count: needs.count)

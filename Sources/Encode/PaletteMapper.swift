@@ -109,6 +109,23 @@ struct PaletteMapper {
         return result
     }
 
+    /// Whether indices depend on the previous frame (Floyd–Steinberg), so frames must be
+    /// mapped one after another.
+    var diffuses: Bool { dither == .floydSteinberg }
+
+    /// Whether `index` maps frames with survey slots through their run's colour table (no
+    /// dithering), so a survey of a batch saves flattening its frames again.
+    var mapsBySlots: Bool { dither == .none }
+
+    /// One frame's indices from its flattened colours (`FlattenedFrames`), the same as `index`
+    /// gives it: `previous` is the previous frame's colours and indices when `diffuses`, else
+    /// ignored.
+    mutating func indices(
+        of frame: [UInt32], width: Int, previous: (colors: [UInt32], indices: [UInt8])?
+    ) -> [UInt8] {
+        index(frame, width: width, previous: diffuses ? previous : nil)
+    }
+
     /// A worker's mapper and scratch for `index`: the frames of one survey run share their
     /// colour array (`FrameSurvey.frameColors`), so the slot → index table of the last array
     /// seen is kept and used again while the same array comes back.

@@ -27,7 +27,8 @@ public enum SpriteSheetBuilder {
     /// Largest `extrude` accepted, pixels.
     public static let maximumExtrude = 64
 
-    /// Builds the sheet image and its JSON.
+    /// Builds the sheet image and its JSON from frames held in memory:
+    /// `build(source:durations:options:)` over `FrameArray(frames)`.
     ///
     /// - Parameters:
     ///   - frames: at least one image, all the same non-empty size, straight alpha.
@@ -41,9 +42,81 @@ public enum SpriteSheetBuilder {
     public static func build(frames: [RGBAImage], durations: [Int], options: SpriteSheetOptions)
         throws -> SpriteSheet
     {
-        let (frameWidth, frameHeight) = try validate(frames: frames, durations: durations, options: options)
-        let count = frames.count
-        let boxes = frames.map { options.trim ? opaqueBox($0) : (x: 0, y: 0, w: frameWidth, h: frameHeight) }
+        guard let first = frames.first else {
+            throw EncodeError("cannot build a sprite sheet without frames")
+        }
+        guard first.width > 0, first.height > 0 else {
+            throw EncodeError(
+                "sprite sheet frames are \(first.width)×\(first.height); they must not be empty")
+        }
+        for (number, frame) in frames.enumerated()
+        where frame.width != first.width || frame.height != first.height
+            || frame.pixels.count != first.width * first.height * 4
+        {
+            throw EncodeError(
+                "frame \(number) is \(frame.width)×\(frame.height), expected \(first.width)×\(first.height)"
+            )
+        }
+        let source: FrameArray
+        do {
+            source = try FrameArray(frames)
+        } catch {
+            throw EncodeError(error.message)
+        }
+        return try build(source: source, durations: durations, options: options)
+    }
+
+    /// Builds the sheet image and its JSON from frames `source` hands out batch by batch: the
+    /// sheet is held whole (its size is bounded by `maximumPixelCount`), the frames only a batch
+    /// at a time. Without trimming the frames are asked for once and blitted as they come; with
+    /// `options.trim` twice: a first pass finds every frame's opaque box (which sets the cells'
+    /// sizes and places), a second blits them. At most `source.batchSize` frames per call, in
+    /// order. The result equals `build(frames:durations:options:)` over the same frames.
+    ///
+    /// - Parameters:
+    ///   - source: at least one frame, of a non-empty size, straight alpha; it must give the
+    ///     same pixels on every pass.
+    ///   - durations: one per frame, milliseconds, each > 0. Use
+    ///     `FrameTiming.millisecondDurations`.
+    ///   - options: naming, layout, trimming, extrusion and metadata.
+    /// - Throws: `EncodeError` for no frames, a frame of another size or a batch of another
+    ///   count than asked, mismatched counts, a duration ≤ 0, columns < 1 or columns with a
+    ///   non-grid layout, padding or extrusion out of range, a non-finite or out-of-range scale,
+    ///   frame rate or loop length, or a sheet larger than `maximumPixelCount` (found before any
+    ///   frame is asked for when not trimming); what `source.frames(_:)` throws.
+    public static func build(source: some FrameSource, durations: [Int], options: SpriteSheetOptions)
+        throws -> SpriteSheet
+    {
+        let (frameWidth, frameHeight) = try validate(source: source, durations: durations, options: options)
+        let count = source.frameCount
+        /// Every frame, a batch at a time, checked.
+        func pass(_ body: (_ index: Int, _ frame: RGBAImage) throws -> Void) throws {
+            try source.forEachBatch { first, frames in
+                let asked = min(count - first, max(1, source.batchSize))
+                guard frames.count == asked else {
+                    throw EncodeError(
+                        "the frame source gave \(frames.count) frames from frame \(first); \(asked) were asked for")
+                }
+                for (offset, frame) in frames.enumerated() {
+                    guard frame.width == frameWidth, frame.height == frameHeight,
+                        frame.pixels.count == frameWidth * frameHeight * 4
+                    else {
+                        throw EncodeError(
+                            "frame \(first + offset) is \(frame.width)×\(frame.height), expected "
+                                + "\(frameWidth)×\(frameHeight)")
+                    }
+                    try body(first + offset, frame)
+                }
+            }
+        }
+        var boxes: [(x: Int, y: Int, w: Int, h: Int)]
+        if options.trim {
+            boxes = []
+            boxes.reserveCapacity(count)
+            try pass { _, frame in boxes.append(opaqueBox(frame)) }
+        } else {
+            boxes = Array(repeating: (x: 0, y: 0, w: frameWidth, h: frameHeight), count: count)
+        }
         let e = options.extrude
         let padding = options.padding
         // Cell origins (extrusion included) and the sheet size.
@@ -89,7 +162,7 @@ public enum SpriteSheetBuilder {
 
         var records: [SheetFrame] = []
         records.reserveCapacity(count)
-        for (i, frame) in frames.enumerated() {
+        try pass { i, frame in
             let box = boxes[i]
             let x = origins[i].x + e
             let y = origins[i].y + e
@@ -180,26 +253,19 @@ public enum SpriteSheetBuilder {
     }
 
     /// The common frame size.
-    private static func validate(frames: [RGBAImage], durations: [Int], options: SpriteSheetOptions)
+    private static func validate(source: some FrameSource, durations: [Int], options: SpriteSheetOptions)
         throws -> (Int, Int)
     {
-        guard let first = frames.first else {
+        let count = source.frameCount
+        guard count > 0 else {
             throw EncodeError("cannot build a sprite sheet without frames")
         }
-        guard first.width > 0, first.height > 0 else {
+        guard source.width > 0, source.height > 0 else {
             throw EncodeError(
-                "sprite sheet frames are \(first.width)×\(first.height); they must not be empty")
+                "sprite sheet frames are \(source.width)×\(source.height); they must not be empty")
         }
-        for (number, frame) in frames.enumerated()
-        where frame.width != first.width || frame.height != first.height
-            || frame.pixels.count != first.width * first.height * 4
-        {
-            throw EncodeError(
-                "frame \(number) is \(frame.width)×\(frame.height), expected \(first.width)×\(first.height)"
-            )
-        }
-        guard durations.count == frames.count else {
-            throw EncodeError("\(durations.count) durations for \(frames.count) frames")
+        guard durations.count == count else {
+            throw EncodeError("\(durations.count) durations for \(count) frames")
         }
         if let bad = durations.enumerated().first(where: { $0.element <= 0 }) {
             throw EncodeError("frame \(bad.offset) has a duration of \(bad.element) ms; it must be > 0")
@@ -225,6 +291,6 @@ public enum SpriteSheetBuilder {
         guard options.loopSeconds.isFinite, options.loopSeconds >= 0 else {
             throw EncodeError("loop length must be a finite number ≥ 0 s, got \(options.loopSeconds)")
         }
-        return (first.width, first.height)
+        return (source.width, source.height)
     }
 }
