@@ -156,8 +156,7 @@ public struct SheetFormat: OutputFormat {
             columns: s.columns, padding: s.padding, extrude: s.extrude, trim: s.trim, layout: s.layout,
             scale: context.scale, frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
             version: s.version)
-        let sheet = try SpriteSheetBuilder.build(
-            frames: try frames.frames(0..<frames.frameCount), durations: durations, options: options)
+        let sheet = try SpriteSheetBuilder.build(source: frames, durations: durations, options: options)
         let png = try SheetPNGEncoder.encode(sheet.image, maximumColors: s.sheetColors).bytes
         let json = Self.jsonPath(target.path)
         try sink.put(OutputFile(path: target.path, bytes: png))
