@@ -103,7 +103,13 @@ enum JobPlanner {
                         }
                         jobs.append(job)
                     } catch {
-                        if printed.insert(error.message).inserted { console.error(error.message) }
+                        for d in error.diagnostics where printed.insert(d.description).inserted {
+                            console.diagnostic(d)
+                        }
+                        for line in error.message.split(separator: "\n").map(String.init)
+                        where printed.insert(line).inserted {
+                            console.error(line)
+                        }
                         worst = worst.combined(with: error.code)
                     }
                 }
@@ -118,7 +124,10 @@ enum JobPlanner {
     /// A job failure with its exit code and message.
     struct JobError: Error {
         var code: ExitCode
+        /// Lines for `error:` (may be empty when `diagnostics` say it all).
         var message: String
+        /// Problems at a preset's JSON paths, printed as `file:line:col: error: $.path: …`.
+        var diagnostics: [Diagnostic] = []
     }
 
     private static func makeJob(
@@ -127,11 +136,26 @@ enum JobPlanner {
         var composition = loaded.composition
         if let background = options.background { composition.canvas.background = background }
         let fps = options.fps ?? composition.fps
+        // One budget before any rendering: loop, frames, pixels, geometry, images
+        // (docs/preset-format.md, Limits); preset values exit 65 at their JSON path, options 64.
+        let violations = ExportBudget.check(composition, fps: options.fps, duration: options.duration, scale: scale)
+        if !violations.isEmpty {
+            let usage = violations.contains(where: \.isUsageError)
+            throw JobError(
+                code: usage ? .usage : .badPreset,
+                message: violations.filter(\.isUsageError).map { "\(path): \($0.description)" }.joined(separator: "\n"),
+                diagnostics: violations.compactMap { $0.diagnostic(file: path, composition: composition) })
+        }
         let plan: LoopPlan
         do {
-            plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
+            plan = try LoopPlan.make(
+                for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil)
         } catch {
-            throw JobError(code: .badPreset, message: "\(path): \(error.message)")
+            if let violation = error.violation, violation.isUsageError {
+                throw JobError(code: .usage, message: "\(path): \(violation.description)")
+            }
+            throw JobError(
+                code: .badPreset, message: "", diagnostics: [error.diagnostic(file: path, composition: composition)])
         }
         let pixels = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: scale)

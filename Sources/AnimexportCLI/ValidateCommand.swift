@@ -61,8 +61,18 @@ enum ValidateCommand {
             loaded.warnings.forEach(emit)
             let composition = loaded.composition
             let fps = options.fps ?? composition.fps
+            // The budget, checked before anything could be rendered (docs/preset-format.md, Limits).
+            for violation in ExportBudget.check(composition, fps: options.fps, duration: options.duration) {
+                if let d = violation.diagnostic(file: path, composition: composition) {
+                    emit(d)
+                } else if printed.insert(violation.description).inserted {
+                    console.error("\(path): \(violation.description)")
+                    code = code.combined(with: .usage)
+                }
+            }
             do {
-                let plan = try LoopPlan.make(for: composition, fps: fps, duration: options.duration)
+                let plan = try LoopPlan.make(
+                    for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil)
                 LoopLints.lints(plan, file: path, composition: composition)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
@@ -72,7 +82,14 @@ enum ValidateCommand {
                         + "\(formatNumber(plan.period)) s loop, \(plan.frameCount) frames at \(formatNumber(fps)) fps, \(formatNumber(composition.canvas.width))×\(formatNumber(composition.canvas.height)) pt"
                 )
             } catch {
-                emit(Diagnostic(.error, file: path, path: "$", location: nil, message: error.message))
+                if let violation = error.violation, violation.isUsageError {
+                    if printed.insert(violation.description).inserted {
+                        console.error("\(path): \(violation.description)")
+                    }
+                    code = code.combined(with: .usage)
+                } else {
+                    emit(error.diagnostic(file: path, composition: composition))
+                }
             }
         }
         if errors > 0 { code = code.combined(with: .badPreset) }
