@@ -6,7 +6,12 @@
 #   make build   release build of the animexport binary (.build/release/animexport)
 #   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON) in
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
-#   make test    run every test (runs deps first)
+#   make test    run every test (runs deps first), then `make fuzz-short`
+#   make fuzz    mutation fuzzer over presets/*.json for FUZZ_SECONDS (default 1800) with seed
+#                FUZZ_SEED (default 1): validate + export of each input under a 2 GiB address-space
+#                and 20 s wall limit; failing inputs go to Tests/CLITests/Fixtures/fuzz/
+#                (scripts/fuzz.py); exits non-zero on any failure
+#   make fuzz-short  the same for 60 s (what `make test`, and so CI, runs)
 #   make bench   time and memory of the circular preset at 1x and 4x (release build)
 #   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
 #                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
@@ -25,7 +30,10 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev fonts-inter \
 	python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg chromium
 
-.PHONY: deps build demo test bench bench-peers lint clean
+.PHONY: deps build demo test bench bench-peers lint clean fuzz fuzz-short
+
+FUZZ_SECONDS ?= 1800
+FUZZ_SEED ?= 1
 
 deps:
 	@missing=""; \
@@ -48,6 +56,13 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-short
+
+fuzz: build
+	/usr/bin/python3 scripts/fuzz.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
+
+fuzz-short:
+	$(MAKE) fuzz FUZZ_SECONDS=60
 
 bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
