@@ -6,7 +6,12 @@
 #   make build   release build of the animexport binary (.build/release/animexport)
 #   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON) in
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
-#   make test    run every test (runs deps first)
+#   make test    run every test (runs deps first), then `make fuzz-short`
+#   make fuzz    mutation fuzzer over presets/*.json for FUZZ_SECONDS (default 1800) with seed
+#                FUZZ_SEED (default 1): validate + export of each input under a 2 GiB address-space
+#                and 20 s wall limit; failing inputs go to Tests/CLITests/Fixtures/fuzz/
+#                (scripts/fuzz.py); exits non-zero on any failure
+#   make fuzz-short  the same for 60 s (what `make test`, and so CI, runs)
 #   make bench   time and memory of the circular preset at 1x and 4x, and peak memory of whole
 #                exports at 1x-16x and of a 600 s loop at 50 fps on 256x256 (release build)
 #   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
@@ -32,7 +37,10 @@ DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev
 	libzopfli-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
 	chromium strace apngdis apngasm
 
-.PHONY: deps build demo test bench bench-peers lint clean
+.PHONY: deps build demo test bench bench-peers lint clean fuzz fuzz-short
+
+FUZZ_SECONDS ?= 1800
+FUZZ_SEED ?= 1
 
 deps:
 	@missing=""; \
@@ -55,6 +63,13 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-short
+
+fuzz: build
+	/usr/bin/python3 scripts/fuzz.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
+
+fuzz-short:
+	$(MAKE) fuzz FUZZ_SECONDS=60
 
 bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench

@@ -160,7 +160,8 @@ public enum GIFEncoder {
 
         return GIFEncoding(
             bytes: bytes, paletteSize: ordered.opaqueColors.count, quantized: ordered.quantized,
-            hasTransparency: hasTransparency, collapsedEdgePixels: collapsed, frameCount: plan.frames.count)
+            hasTransparency: hasTransparency, collapsedEdgePixels: collapsed, frameCount: plan.frames.count,
+            delays: plan.frames.map(\.delay))
     }
 
     /// `0..<count` in at most `parts` consecutive pieces of nearly equal size, none empty.

@@ -19,13 +19,17 @@ public struct GIFEncoding: Equatable, Sendable {
     /// Images in the file: the input frames less those merged into the one before (an
     /// identical one; with `GIFOptions.lossy`, one the screen already shows within tolerance).
     public var frameCount: Int
+    /// Each image's delay as written, in centiseconds, `frameCount` values (merged frames
+    /// carry the sum of theirs); empty when the caller built the value without them.
+    public var delays: [Int]
 
     /// A value with the given fields.
     public init(
         bytes: [UInt8], paletteSize: Int, quantized: Bool, hasTransparency: Bool,
-        collapsedEdgePixels: Int, frameCount: Int
+        collapsedEdgePixels: Int, frameCount: Int, delays: [Int] = []
     ) {
         self.frameCount = frameCount
+        self.delays = delays
         self.bytes = bytes
         self.paletteSize = paletteSize
         self.quantized = quantized

@@ -63,9 +63,9 @@ public struct GIFFormat: OutputFormat {
                 "\(target.path): \(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
             )
         }
-        // The delays as the file holds them (merged frames summed), read back through giflib.
-        let stored = try GIFDecoder.decode(encoded.bytes).frames.map(\.delay)
-        product.timing = TimingReport.make(plan: context.plan, delays: stored, grid: .centiseconds)
+        // The delays as the file holds them (merged frames summed); decoding the file back to
+        // read them held every frame's pixels at once.
+        product.timing = TimingReport.make(plan: context.plan, delays: encoded.delays, grid: .centiseconds)
         if context.keepBytes { product.previewBytes = encoded.bytes }
         return product
     }
