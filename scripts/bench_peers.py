@@ -435,6 +435,11 @@ def without_hidden_colour(image):
     return image
 
 
+def largest_difference(first, second):
+    """The largest difference of any channel of any pixel of two RGBA images of one size."""
+    return max(high for _, high in ImageChops.difference(first, second).getextrema())
+
+
 def frames_equal(path, delays, sources):
     """Compares the decoded frames with the source frames (RGBA), each source frame with the
     frame the file shows at (i + 1/2)/N of its own total duration: "exact", "alpha0" or
@@ -460,13 +465,14 @@ def frames_equal(path, delays, sources):
         frame = frames[shown]
         if frame.size != source.size:
             return "no (size %dx%d)" % frame.size
-        if ImageChops.difference(frame, source).getbbox() is None:
+        # Not getbbox(): on RGBA it looks at the alpha channel only, and would miss colour.
+        if largest_difference(frame, source) == 0:
             continue
         strict = False
-        difference = ImageChops.difference(without_hidden_colour(frame), without_hidden_colour(source))
-        if difference.getbbox() is not None:
+        hidden = largest_difference(without_hidden_colour(frame), without_hidden_colour(source))
+        if hidden:
             loose += 1
-            largest = max(largest, max(high for _, high in difference.getextrema()))
+            largest = max(largest, hidden)
     if strict:
         return "exact"
     return "alpha0" if loose == 0 else "no (%d frames, max %d)" % (loose, largest)
