@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""make bench-peers: animexport's GIF encoder against the tools users reach for today.
+"""make bench-peers: animexport's GIF, APNG and WebP encoders against the tools users reach for.
+
+Usage: scripts/bench_peers.py [--formats gif,apng,webp] [--presets NAME,NAME] [--runs N]
+(default: every format, every preset in presets/, RUNS runs). The GIF rows are described here;
+the APNG and WebP rows above bench_animated().
 
 For every preset in presets/, the frames are rendered once to PNG by animexport itself
 (`animexport PRESET --frames DIR`, straight alpha), then the same files are encoded by:
@@ -36,10 +40,11 @@ matched to source frame i by time: the frame shown at (i + 1/2)/N of the GIF's o
 duration, so a wrong delay costs duration error, not PSNR. Last: what `gifsicle -O3` saves on
 our own output.
 
-Needs Debian's python3 with Pillow (python3-pil), ffmpeg, gifsicle and imagemagick
-(`make deps`) and the release binaries (`make bench-peers` builds them).
+Needs Debian's python3 with Pillow (python3-pil), ffmpeg, gifsicle and imagemagick, and for
+the APNG and WebP rows apngasm and webp (img2webp, gif2webp) (`make deps`) and the release binaries (`make bench-peers` builds them).
 """
 
+import argparse
 import json
 import math
 import os
@@ -48,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 
 from PIL import Image, ImageChops, ImageStat
 
@@ -337,20 +343,266 @@ def bench(preset, work):
         print("  gifsicle -O3 on %-5s %d -> %d bytes: saves %.2f %%" % (tool, before, after, 100 * (before - after) / before))
 
 
+# ---- APNG and animated WebP rows (--formats apng,webp) ----
+#
+# Per preset, the frames are rendered at the preset's own frame rate (`animexport PRESET --frames
+# DIR`, straight-alpha RGBA PNG) and fed to the peers; ours is the whole `animexport PRESET -o
+# NAME.apng|.webp` process, so our wall time includes rendering the frames, which the peers get
+# for free. Rows:
+#
+#   APNG  ours (default), ours `--effort max`; `apngasm OUT FRAMES 1 FPS` (Debian's apngasm 2.91:
+#         7-Zip deflate) and with `-z2` (Zopfli); `ffmpeg -framerate FPS -i FRAMES -plays 0 -f apng`
+#   WebP  ours (default, lossless), ours `--effort max`; `img2webp -loop 0 -lossless -d MS FRAME …`
+#         with the frames' cumulatively rounded millisecond durations (the same ones ours writes),
+#         and with `-min_size`; `gif2webp` on the preset's GIF as animexport writes it (white matte,
+#         1-bit alpha, at most 256 colours: not the render, so it cannot match the frames)
+#
+# Columns: wall ms (best of RUNS runs, or of fewer when one run takes longer than SLOW_MS: the
+# Zopfli and -min_size rows take minutes on the large presets), bytes, the total duration the
+# file itself says (APNG: the sum of the fcTL delay_num/delay_den fractions, exact; WebP: the sum
+# of the ANMF durations in ms) with its error against the loop period, and whether every decoded
+# frame equals the rendered frame: Pillow decodes the file (compositing the dispose and blend
+# operations), source frame i is compared with the frame shown at (i + 1/2)/N of the file's own
+# total (so merged identical frames and wrong delays are not confused), as RGBA. "exact" means
+# every pixel is equal; "alpha0" equal except the colour under fully transparent pixels (which
+# no page shows); otherwise the number of frames that differ and the largest channel difference.
+
+SLOW_MS = 3000  # a command slower than this is run once, not RUNS times
+
+
+def run_adaptive(arguments, runs=None):
+    """run() for the APNG/WebP rows: `runs` (default RUNS) runs, but only one when the first
+    takes over SLOW_MS; returns the best wall time in ms. Any failure stops the benchmark."""
+    best = math.inf
+    for _ in range(RUNS if runs is None else runs):
+        start = time.perf_counter()
+        result = subprocess.run(arguments, capture_output=True)
+        best = min(best, (time.perf_counter() - start) * 1000)
+        if result.returncode != 0:
+            sys.exit("bench-peers: %s failed (%d): %s"
+                     % (arguments[0], result.returncode, result.stderr.decode()))
+        if best > SLOW_MS:
+            break
+    return best
+
+
+def png_chunks(data):
+    """(type, body) of every chunk of a PNG/APNG file."""
+    position = 8
+    while position + 8 <= len(data):
+        length = int.from_bytes(data[position:position + 4], "big")
+        kind = data[position + 4:position + 8].decode("latin-1")
+        yield kind, data[position + 8:position + 8 + length]
+        position += 12 + length
+
+
+def apng_timing(path):
+    """(delays as Fractions of a second, num_plays) from the fcTL and acTL chunks (APNG
+    specification: a delay_den of 0 means 100)."""
+    delays, plays = [], None
+    for kind, body in png_chunks(open(path, "rb").read()):
+        if kind == "acTL":
+            plays = int.from_bytes(body[4:8], "big")
+        elif kind == "fcTL":
+            numerator = int.from_bytes(body[20:22], "big")
+            denominator = int.from_bytes(body[22:24], "big") or 100
+            delays.append(Fraction(numerator, denominator))
+    return delays, plays
+
+
+def webp_timing(path):
+    """(durations in ms from the ANMF chunks, loop count from ANIM), per the WebP container
+    specification (chunk bodies padded to even length; ANMF duration is 24 bits at offset 12)."""
+    data = open(path, "rb").read()
+    position, durations, loops = 12, [], None
+    while position + 8 <= len(data):
+        kind = data[position:position + 4]
+        length = int.from_bytes(data[position + 4:position + 8], "little")
+        body = data[position + 8:position + 8 + length]
+        if kind == b"ANIM":
+            loops = int.from_bytes(body[4:6], "little")
+        elif kind == b"ANMF":
+            durations.append(int.from_bytes(body[12:15], "little"))
+        position += 8 + length + (length & 1)
+    return durations, loops
+
+
+def without_hidden_colour(image):
+    """RGBA with every alpha-0 pixel made (0,0,0,0)."""
+    image = image.copy()
+    clear = image.getchannel("A").point(lambda a: 255 if a == 0 else 0)
+    image.paste((0, 0, 0, 0), None, clear)
+    return image
+
+
+def largest_difference(first, second):
+    """The largest difference of any channel of any pixel of two RGBA images of one size."""
+    return max(high for _, high in ImageChops.difference(first, second).getextrema())
+
+
+def frames_equal(path, delays, sources):
+    """Compares the decoded frames with the source frames (RGBA), each source frame with the
+    frame the file shows at (i + 1/2)/N of its own total duration: "exact", "alpha0" or
+    "no (F frames, max D)"."""
+    decoded = Image.open(path)
+    count = getattr(decoded, "n_frames", 1)
+    if count != len(delays):
+        return "no (%d frames decoded, %d delays)" % (count, len(delays))
+    total = sum(delays)
+    frames = []
+    for k in range(count):
+        decoded.seek(k)
+        frames.append(decoded.convert("RGBA"))
+    strict, loose, largest = True, 0, 0
+    for i, source in enumerate(sources):
+        moment = (Fraction(2 * i + 1, 2 * len(sources)) * total) if total else i
+        elapsed, shown = 0, len(frames) - 1
+        for k, delay in enumerate(delays):
+            elapsed += delay if total else 1
+            if moment < elapsed:
+                shown = k
+                break
+        frame = frames[shown]
+        if frame.size != source.size:
+            return "no (size %dx%d)" % frame.size
+        # Not getbbox(): on RGBA it looks at the alpha channel only, and would miss colour.
+        if largest_difference(frame, source) == 0:
+            continue
+        strict = False
+        hidden = largest_difference(without_hidden_colour(frame), without_hidden_colour(source))
+        if hidden:
+            loose += 1
+            largest = max(largest, hidden)
+    if strict:
+        return "exact"
+    return "alpha0" if loose == 0 else "no (%d frames, max %d)" % (loose, largest)
+
+
+def bench_animated(preset, work, formats):
+    name = os.path.splitext(os.path.basename(preset))[0]
+    frames_dir = os.path.join(work, name + "-rgba-frames")
+    sheet = os.path.join(work, name + "-rgba-sheet.png")
+    run_adaptive([ANIMEXPORT, preset, "--frames", frames_dir, "-o", sheet, "-q"], runs=1)
+    meta = json.load(open(os.path.join(work, name + "-rgba-sheet.json")))["meta"]
+    fps, period = meta["frameRate"], meta["loopSeconds"]
+    files = sorted(f for f in os.listdir(frames_dir) if f.endswith(".png"))
+    stem = files[0].rsplit("-", 1)[0]
+    digits = len(files[0]) - len(stem) - 5
+    pattern = os.path.join(frames_dir, "%s-%%0%dd.png" % (stem, digits))
+    paths = [os.path.join(frames_dir, f) for f in files]
+    sources = [Image.open(p).convert("RGBA") for p in paths]
+    count = len(paths)
+    # The loop period as an exact fraction: N frames at the preset's whole-number rate when that
+    # is what the sheet's loopSeconds says, else loopSeconds to the microsecond.
+    period_exact = Fraction(count, int(fps)) if float(fps).is_integer() and \
+        abs(count / fps - period) < 1e-6 else Fraction(round(period * 1e6), 10 ** 6)
+    period_ms = math.floor(period_exact * 1000 + Fraction(1, 2))
+    print("\n%s: %d frames, %dx%d, %g fps, %s s loop (%d ms); our wall times include rendering"
+          % (name, count, sources[0].size[0], sources[0].size[1], fps, period_exact, period_ms))
+
+    def report(rows, timing, ours_keys):
+        print("  %-28s %9s %9s %24s  %s" % ("tool", "wall ms", "bytes", "duration (error)", "frames = input"))
+        results = {}
+        for tool, (ms, path) in rows.items():
+            delays, loops = timing(path)
+            total = sum(delays)
+            if isinstance(total, Fraction):
+                error_ms = float(total - period_exact) * 1000
+                duration = "%s s %+.3f ms" % (total, error_ms)
+            else:
+                duration = "%d ms %+d ms" % (total, total - period_ms)
+            equal = frames_equal(path, delays, sources)
+            size = os.path.getsize(path)
+            results[tool] = (ms, size)
+            print("  %-28s %9.0f %9d %24s  %s%s"
+                  % (tool, ms, size, duration, equal, "" if loops == 0 else "  loops %s" % loops))
+        for ours in ours_keys:
+            for tool, (ms, size) in results.items():
+                if tool in ours_keys:
+                    continue
+                print("  %-42s time %7.3f  bytes %.3f"
+                      % ("%s / %s" % (ours, tool), results[ours][0] / ms, results[ours][1] / size))
+
+    if "apng" in formats:
+        rows = {}
+        for label, extra in (("ours", []), ("ours --effort max", ["--effort", "max"])):
+            out = os.path.join(work, "%s-%s.apng" % (name, label.replace(" ", "")))
+            rows[label] = (run_adaptive([ANIMEXPORT, preset, "-o", out, "-q"] + extra), out)
+        for label, extra in (("apngasm", []), ("apngasm -z2", ["-z2"])):
+            out = os.path.join(work, "%s-%s.png" % (name, label.replace(" ", "")))
+            rows[label] = (run_adaptive(["apngasm", out] + paths + ["1", "%g" % fps] + extra), out)
+        out = os.path.join(work, name + "-ffmpeg.apng")
+        rows["ffmpeg -f apng"] = (run_adaptive(
+            ["ffmpeg", "-v", "error", "-y", "-framerate", "%g" % fps, "-i", pattern,
+             "-plays", "0", "-f", "apng", out]), out)
+        print(" APNG")
+        report(rows, apng_timing, ("ours", "ours --effort max"))
+
+    if "webp" in formats:
+        rows = {}
+        for label, extra in (("ours", []), ("ours --effort max", ["--effort", "max"])):
+            out = os.path.join(work, "%s-%s.webp" % (name, label.replace(" ", "")))
+            rows[label] = (run_adaptive([ANIMEXPORT, preset, "-o", out, "-q"] + extra), out)
+        # Frame i lasts round(1000·(i+1)·P/N) − round(1000·i·P/N) ms, halves up.
+        edges = [math.floor(Fraction(1000 * i, count) * period_exact + Fraction(1, 2))
+                 for i in range(count + 1)]
+        timed = []
+        for i, path in enumerate(paths):
+            timed += ["-d", str(edges[i + 1] - edges[i]), path]
+        for label, extra in (("img2webp -lossless", []), ("img2webp -min_size", ["-min_size"])):
+            out = os.path.join(work, "%s-%s.webp" % (name, label.split()[-1].strip("-")))
+            rows[label] = (run_adaptive(["img2webp", "-loop", "0"] + extra + ["-lossless"] + timed
+                                        + ["-o", out]), out)
+        gif = os.path.join(work, name + "-for-gif2webp.gif")
+        run_adaptive([ANIMEXPORT, preset, "-o", gif, "-q"], runs=1)
+        out = os.path.join(work, name + "-gif2webp.webp")
+        rows["gif2webp (our GIF)"] = (run_adaptive(["gif2webp", "-quiet", gif, "-o", out]), out)
+        print(" WebP")
+        report(rows, webp_timing, ("ours", "ours --effort max"))
+
+
 def main():
-    for tool in (ANIMEXPORT, BENCH, CONVERT, shutil.which("ffmpeg"), shutil.which("gifsicle")):
+    global RUNS
+    parser = argparse.ArgumentParser(description="animexport against its peers (see the module docstring)")
+    parser.add_argument("--formats", default="gif,apng,webp",
+                        help="comma-separated rows to run: gif, apng, webp (default all)")
+    parser.add_argument("--presets", default="",
+                        help="comma-separated preset names (file stems in presets/); default every preset")
+    parser.add_argument("--runs", type=int, default=RUNS, help="runs per timed command (best counts)")
+    options = parser.parse_args()
+    formats = set(f for f in options.formats.split(",") if f)
+    if not formats or formats - {"gif", "apng", "webp"}:
+        sys.exit("bench-peers: --formats takes gif, apng, webp")
+    RUNS = max(1, options.runs)
+    tools = [ANIMEXPORT]
+    if "gif" in formats:
+        tools += [BENCH, CONVERT, shutil.which("ffmpeg"), shutil.which("gifsicle")]
+    if "apng" in formats:
+        tools += [shutil.which("apngasm"), shutil.which("ffmpeg")]
+    if "webp" in formats:
+        tools += [shutil.which("img2webp"), shutil.which("gif2webp")]
+    for tool in tools:
         if not tool or not os.access(tool, os.X_OK):
             sys.exit("bench-peers: missing %s (run make deps and make bench-peers)" % tool)
-    check_matte()
+    if "gif" in formats:
+        check_matte()
     presets = sorted(os.path.join(ROOT, "presets", f) for f in os.listdir(os.path.join(ROOT, "presets"))
                      if f.endswith(".json"))
+    if options.presets:
+        wanted = options.presets.split(",")
+        unknown = set(wanted) - set(os.path.basename(p)[:-5] for p in presets)
+        if unknown:
+            sys.exit("bench-peers: no preset %s in presets/" % ", ".join(sorted(unknown)))
+        presets = [p for p in presets if os.path.basename(p)[:-5] in wanted]
     work = tempfile.mkdtemp(prefix="animexport-bench-peers-")
     try:
         for preset in presets:
-            bench(preset, work)
+            if "gif" in formats:
+                bench(preset, work)
+            if formats & {"apng", "webp"}:
+                bench_animated(preset, work, formats)
     finally:
         shutil.rmtree(work)
-
 
 if __name__ == "__main__":
     main()
