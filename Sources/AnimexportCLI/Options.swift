@@ -199,7 +199,7 @@ struct Options: Equatable {
             guard !value.isEmpty else { throw UsageError(message: "\(name) needs an output path") }
             outputs.append(value)
         case "--fps":
-            fps = try Self.number(value, name, "frames per second in (0, 120]") { $0 > 0 && $0 <= 120 }
+            fps = try Self.number(value, name, "frames per second 0.1…120") { $0 >= 0.1 && $0 <= 120 }
         case "--scale":
             var list: [Double] = []
             for item in try Self.list(value, name) {

@@ -96,6 +96,10 @@ public enum ExportBudget {
     public static let maximumPathSegments = 2_000_000
     /// Most dashes one frame may cut (all dashed strokes, all replicator copies).
     public static let maximumDashesPerFrame = 100_000
+    /// Most layers drawn in one frame, replicator copies counted: each is a Cairo fill or
+    /// stroke (a clip, text shaping) of its own, and 10 000 copies of a small scene took over
+    /// 20 s to export where 1000 take about one (the fuzzer's replicator inputs).
+    public static let maximumDrawnLayers = 2_000
     /// Most pixels of one image layer's PNG.
     public static let maximumImagePixels = PNGStructure.maximumPixelCount
 
@@ -209,6 +213,9 @@ public enum ExportBudget {
 struct GeometryTally {
     var segments = 0.0
     var dashes = 0.0
+    /// Layers drawn per frame, copies counted, and the outermost replicator to blame.
+    var drawn = 0.0
+    var drawnVia: String?
     /// The layer contributing most segments: (segments, JSONPath to blame).
     var worstSegments: (count: Double, path: String, what: String)?
     /// The dashed stroke contributing most dashes.
@@ -224,6 +231,8 @@ struct GeometryTally {
             let clip = layer.state.clip.map { Self.segmentCount(of: $0, layer: nil).count } ?? 0
             let total = (own.count + clip) * copies
             segments += total
+            drawn += copies
+            if copies > 1, drawnVia == nil { drawnVia = via }
             let blame = via ?? Self.path(layer, own.key)
             let what =
                 copies > 1
@@ -271,6 +280,15 @@ struct GeometryTally {
                     limit: Double(ExportBudget.maximumPathSegments),
                     message:
                         "a frame may draw \(formatNumber(segments)) path segments (this layer: \(worst.what)), more than the limit of \(ExportBudget.maximumPathSegments)"
+                ))
+        }
+        if drawn > Double(ExportBudget.maximumDrawnLayers) {
+            found.append(
+                BudgetViolation(
+                    subject: .preset(path: drawnVia ?? "$.layers"), value: drawn,
+                    limit: Double(ExportBudget.maximumDrawnLayers),
+                    message:
+                        "a frame may draw \(formatNumber(drawn)) layers (replicator copies counted), more than the limit of \(ExportBudget.maximumDrawnLayers); use fewer instances"
                 ))
         }
         if dashes > Double(ExportBudget.maximumDashesPerFrame), let worst = worstDashes {

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--fps", "0"], "--fps 0: expected frames per second in (0, 120]"),
+        (["--fps", "0"], "--fps 0: expected frames per second 0.1…120"),
         (["--scale", "-1"], "--scale -1: expected a scale factor 0.01…16"),
         (["--loop", "0.5"], "--loop 0.5: expected a number of plays"),
         (["--colums", "3"], "unknown option --colums; did you mean --columns?"),
@@ -35,7 +35,10 @@ import Testing
         (["--scale", "2,2"], "--scale 2,2: 2 is repeated"),
         (["--scale", "1,,2"], "--scale 1,,2: empty item in the comma-separated list"),
         (["--jobs", "0"], "--jobs 0: expected a number of threads 1…256"),
-        (["--format", "gifs", "-o", "./"], "--format gifs: expected gif, sheet or frames; did you mean gif?"),
+        (
+            ["--format", "gifs", "-o", "./"],
+            "--format gifs: expected gif, apng, webp, sheet or frames; did you mean gif?"
+        ),
         (["--format", "gif", "-o", "a.gif"], "--format chooses what goes into -o DIR/"),
         (["--preview", "page.txt"], "--preview page.txt: expected a file name ending in .html"),
         (["--report", "dir/"], "--report dir/: expected a file name ending in .json"),
@@ -48,7 +51,10 @@ import Testing
         (["--scale", "1e-9"], "--scale 1e-9: expected a scale factor 0.01…16"),
         (["--duration", "1e-9"], "--duration 1e-9: expected a loop period in seconds, 0.02…600"),
         (["--duration", "601"], "--duration 601: expected a loop period in seconds, 0.02…600"),
-        (["--scale", "16", "--set", "size=4096"], "pixels at --scale 16 is too large (limit 16384 per side)"),
+        (
+            ["--scale", "16", "--set", "size=4096"],
+            "--scale: 4096×4096 pt at --scale 16 is 65536×65536 = 4294967296 pixels per frame, more than the limit of 16777216"
+        ),
     ])
     func moreUsageErrorsExit64(arguments: [String], message: String) throws {
         let dir = try temporaryDirectory()

@@ -88,9 +88,11 @@ struct ValidateCommandTests {
             to: dir + "/fast.json")
         let run = try runTool(["validate", "fast.json"], in: dir)
         #expect(run.status == 65)
+        // The key to blame, with its line and column.
         #expect(
             run.stderr.hasPrefix(
-                "fast.json: error: $: an animation's cycle of 0.0005 s is not a whole number of milliseconds"))
+                "fast.json:15:77: error: $.layers[0].animations[0].duration: an animation's cycle of 0.0005 s is not a whole number of milliseconds"
+            ), "\(run.stderr)")
     }
 
     @Test func setValuesAreValidatedToo() throws {
