@@ -213,19 +213,21 @@ enum JobPlanner {
             }
         }
         var owner: [String: String] = [:]
-        let runFiles = extra.map { (path: $0, from: "this run's --report/--preview") }
+        let runFile = "this run's --report/--preview"
+        let runFiles = extra.map { (path: $0, from: runFile) }
         // (`from` names the preset, or the run itself for --report and --preview.)
         let all = jobs.flatMap { job in job.paths.map { (path: $0, from: job.presetPath) } } + runFiles
         for (path, from) in all {
             if let input = inputs[canonical(path)] {
-                console.error(
-                    "\(path) would overwrite \(input); write the outputs to another folder (-o DIR/) or another name"
-                )
+                let fix =
+                    from == runFile
+                    ? "give --report or --preview another file name"
+                    : "write the outputs to another folder (-o DIR/) or another name"
+                console.error("\(path) would overwrite \(input); \(fix)")
                 throw ExitFailure(code: .usage)
             }
             let key = canonical(path)
             if let other = owner[key] {
-                let runFile = "this run's --report/--preview"
                 let message =
                     other == runFile || from == runFile
                     ? "\(path) is named by both --report/--preview and \(other == runFile ? from : other)'s outputs; give the report and the preview names of their own"

@@ -21,7 +21,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["circular.json", "-o", "x.gif", "--report", "circular.json"], "would overwrite the preset circular.json"),
+        (
+            ["circular.json", "-o", "x.gif", "--report", "circular.json"],
+            "circular.json would overwrite the preset circular.json; give --report or --preview another file name"
+        ),
         (["./", "-o", "out/", "--report", "./circular.json"], "would overwrite the preset ./circular.json"),
         (["circular.json", "-o", "x.png", "--report", "x.json"], "x.json is named by both --report/--preview"),
     ])
