@@ -222,6 +222,22 @@ func tinyOrNonsenseScalesAreRefused(scale: Double, message: String) throws {
     #expect(found.first?.value == (2 * Double.pi * 1000 / 0.04 + 2).rounded(.up))
 }
 
+@Test func drawnLayersAreCountedWithTheirCopies() throws {
+    let circleLayer = "{ \"type\": \"circle\", \"center\": [1, 1], \"radius\": 1, \"fill\": \"red\" }"
+    func nested(_ outer: Int, _ inner: Int) throws -> Composition {
+        let child = "{ \"type\": \"replicator\", \"instanceCount\": \(inner), \"layers\": [ \(circleLayer) ] }"
+        return try composition(
+            layer: "{ \"type\": \"replicator\", \"instanceCount\": \(outer), \"layers\": [ \(child) ] }")
+    }
+    // 1 + 50 + 50·50 = 2551 layers drawn (15 000 segments, well within their limit).
+    #expect(
+        ExportBudget.check(try nested(50, 50)).map(\.description) == [
+            "$.layers[0].instanceCount: a frame may draw 2551 layers (replicator copies counted), more than the limit of 2000; use fewer instances"
+        ])
+    // 1 + 40 + 40·40 = 1641 fits.
+    #expect(ExportBudget.check(try nested(40, 40)).isEmpty)
+}
+
 @Test func nestedReplicatorsAreRefusedAtTheOutermostCount() throws {
     let circleLayer = "{ \"type\": \"circle\", \"center\": [1, 1], \"radius\": 1, \"fill\": \"red\" }"
     let inner = "{ \"type\": \"replicator\", \"instanceCount\": 1000, \"layers\": [ \(circleLayer) ] }"
@@ -229,7 +245,8 @@ func tinyOrNonsenseScalesAreRefused(scale: Double, message: String) throws {
     let c = try composition(layer: "{ \"type\": \"replicator\", \"instanceCount\": 1000, \"layers\": [ \(middle) ] }")
     #expect(
         ExportBudget.check(c).map(\.description) == [
-            "$.layers[0].instanceCount: a frame may draw 6000000000 path segments (this layer: 6 in each of 1000000000 copies), more than the limit of 2000000"
+            "$.layers[0].instanceCount: a frame may draw 6000000000 path segments (this layer: 6 in each of 1000000000 copies), more than the limit of 2000000",
+            "$.layers[0].instanceCount: a frame may draw 1001001001 layers (replicator copies counted), more than the limit of 2000; use fewer instances",
         ])
     // One level (a thousand circles, 6000 segments) fits.
     let one = try composition(layer: inner)
