@@ -17,18 +17,9 @@ struct ColorHistogram {
     /// The histograms of consecutive frames added up, in their order (so first appearance
     /// stays first appearance).
     init(merging parts: [ColorHistogram]) {
-        var slots = ColorIndexTable()
-        for part in parts {
-            for (color, count) in zip(part.colors, part.counts) {
-                let (slot, inserted) = slots.findOrInsert(color, newValue: Int32(colors.count))
-                if inserted {
-                    colors.append(color)
-                    counts.append(count)
-                } else {
-                    counts[Int(slot)] += count
-                }
-            }
-        }
+        var sum = ColorHistogramAccumulator()
+        for part in parts { sum.add(part) }
+        self = sum.histogram
     }
 
     /// The one-byte slot `FrameSurveyor` gives transparent pixels (`FrameSurvey.frameSlots`).
