@@ -22,6 +22,9 @@ public struct SheetFrame: Equatable, Sendable {
     public var sourceWidth: Int
     /// The untrimmed frame's height (`sourceSize.h`), pixels.
     public var sourceHeight: Int
+    /// Which page (sheet image) of a multipack holds the cell, 0-based; 0 for a one-page sheet.
+    /// Index into the `SheetPage` list that goes with the frames.
+    public var page: Int
 
     /// Whether the stored rectangle is smaller than the frame (the JSON `trimmed`).
     public var trimmed: Bool { width != sourceWidth || height != sourceHeight }
@@ -29,7 +32,7 @@ public struct SheetFrame: Equatable, Sendable {
     /// A frame record with the given fields; by default untrimmed (the source is the frame).
     public init(
         filename: String, x: Int, y: Int, width: Int, height: Int, duration: Int, sourceX: Int = 0,
-        sourceY: Int = 0, sourceWidth: Int? = nil, sourceHeight: Int? = nil
+        sourceY: Int = 0, sourceWidth: Int? = nil, sourceHeight: Int? = nil, page: Int = 0
     ) {
         self.filename = filename
         self.x = x
@@ -41,5 +44,6 @@ public struct SheetFrame: Equatable, Sendable {
         self.sourceY = sourceY
         self.sourceWidth = sourceWidth ?? width
         self.sourceHeight = sourceHeight ?? height
+        self.page = page
     }
 }
