@@ -36,7 +36,7 @@ extension Command {
         LOOK
           --scale S[,S...]       pixels per point, re-rendered from vectors; default 1. Each scale
                                  other than 1 adds @Sx to generated names: NAME@2x.gif
-          --background COLOR     paint the canvas (#RRGGBB, #RRGGBBAA, a name, or transparent)
+          --background COLOR     paint the canvas (#RRGGBB, rgb(), hsl(), a SwiftUI, UIKit or CSS name)
           --matte COLOR          page colour for a transparent GIF: half-transparent edges are
                                  blended onto it (default: the preset's canvas.matte); "none"
                                  thresholds edges at 50 % alpha and warns

@@ -287,8 +287,13 @@ struct PresetDecoder {
             context.error(path, value.location, "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(s)\"")
             return nil
         case (.string(let s), nil):
-            if s.hasPrefix("#"), let c = RGBAColor(parsing: s) { return .color(c) }
-            if s.hasPrefix("#") {
+            // `#…` and CSS colour functions read as colours; other strings are colours only when
+            // they are SwiftUI's exact colour names (so a label "Snow" stays text).
+            let looksLikeColor =
+                s.hasPrefix("#")
+                || ["rgb(", "rgba(", "hsl(", "hsla(", "hwb("].contains { s.lowercased().hasPrefix($0) }
+            if looksLikeColor, let c = RGBAColor(parsing: s) { return .color(c) }
+            if looksLikeColor {
                 context.error(
                     path, value.location,
                     "\"\(s)\" looks like a colour but is not one (\(RGBAColor.acceptedColorForms))")

@@ -76,6 +76,27 @@ import Testing
             ])
     }
 
+    /// The issue's `--set color=rgb(255,59,48)`, once split into three values, is one colour;
+    /// CSS names and functions reach the pixels.
+    @Test func setTakesCSSColourFunctionsWhole() throws {
+        let dir = try Self.workspace()
+        let run = try runTool(
+            ["presets/square.json", "--set", "color=rgb(0,255,0),Tomato", "-o", "out/", "--format", "gif"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = listing(dir + "/out")
+        #expect(files == ["square-color-Tomato.gif", "square-color-rgb_0_255_0_.gif"])
+        let green = try GIFDecoder.decode(readBytes(dir + "/out/square-color-rgb_0_255_0_.gif"))
+        #expect(green.frames[0].canvas[5, 5] == (0, 255, 0, 255))
+        let tomato = try GIFDecoder.decode(readBytes(dir + "/out/square-color-Tomato.gif"))
+        #expect(tomato.frames[0].canvas[5, 5] == (255, 99, 71, 255))
+        // A colour space sRGB cannot hold without gamut mapping is refused with the forms listed.
+        let bad = try runTool(["presets/square.json", "--set", "color=oklch(62% 0.25 29)", "-o", "x.gif"], in: dir)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--set color=oklch(62% 0.25 29): expected a colour (#RRGGBB, #RRGGBBAA"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("hsl(4 100% 59%)"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.gif"))
+    }
+
     @Test func fileOutputGetsVariantAndScaleSuffixes() throws {
         let dir = try Self.workspace()
         let run = try runTool(

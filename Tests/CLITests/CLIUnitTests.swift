@@ -91,6 +91,11 @@ struct CLIUnitTests {
         #expect(try ParameterSetting(parsing: "label=") == ParameterSetting(name: "label", values: [""]))
         #expect(try ParameterSetting(parsing: "x=1=2") == ParameterSetting(name: "x", values: ["1=2"]))
         #expect(throws: UsageError.self) { try ParameterSetting(parsing: "=3") }
+        // Commas inside parentheses belong to the value (CSS colour functions).
+        #expect(
+            try ParameterSetting(parsing: "color=rgb(255,59,48),hsl(4, 100%, 59%),red")
+                == ParameterSetting(name: "color", values: ["rgb(255,59,48)", "hsl(4, 100%, 59%)", "red"]))
+        #expect(try ParameterSetting(parsing: "label=a)b,c") == ParameterSetting(name: "label", values: ["a)b", "c"]))
     }
 
     @Test func cssPercentagesAreExactAndLocaleFree() {

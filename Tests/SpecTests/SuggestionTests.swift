@@ -50,9 +50,11 @@ import Testing
     }
 
     @Test func colourNamesFindTheirSpelling() {
-        #expect(suggestion(for: "grey", among: RGBAColor.colorNames) == "gray")
+        #expect(suggestion(for: "gery", among: RGBAColor.colorNames) == "grey")
         #expect(suggestion(for: "Blue", among: RGBAColor.colorNames) == "blue")
         #expect(suggestion(for: "accentColour", among: RGBAColor.colorNames) == "accentColor")
-        #expect(suggestion(for: "magenta", among: RGBAColor.colorNames) == nil)
+        #expect(suggestion(for: "sytemRed", among: RGBAColor.colorNames) == "systemRed")
+        #expect(suggestion(for: "tomatoe", among: RGBAColor.colorNames) == "tomato")
+        #expect(suggestion(for: "ultraviolet", among: RGBAColor.colorNames) == nil)
     }
 }
