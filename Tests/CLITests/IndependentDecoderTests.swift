@@ -78,7 +78,12 @@ import Testing
         #expect(apng["default"] as? [String] == Array(export.frames.prefix(1)), "\(preset).apng's default image")
         let apngFrames = (apng["frames"] as? [String]) ?? []
         let apngProblems = Self.align(apngFrames.map { ($0, nil) }, with: export.frames) { _, _ in 0 }
-        #expect(apngFrames.count > 0 && apngProblems.isEmpty, "\(preset).apng in ImageMagick: \(apngProblems)")
+        #expect(
+            apngFrames.count > 0 && apngProblems.isEmpty,
+            """
+            \(preset).apng in ImageMagick: \(apngProblems) (its frames are ffmpeg's steps at the rate ffmpeg \
+            guessed: \(apngFrames.count) for \(export.frames.count) rendered frames)
+            """)
     }
 
     // MARK: Chromium
@@ -225,6 +230,8 @@ struct DecoderTestError: Error, CustomStringConvertible {
 final class PresetExport: Sendable {
     /// The preset's file name without `.json`.
     let preset: String
+    /// The folder holding the files, the frames as `NAME-000.png`, … (no other PNG).
+    let directory: String
     let apng: String
     let webp: String
     /// Digests of the rendered frames, in order (`decoders.py digests`).
@@ -235,8 +242,12 @@ final class PresetExport: Sendable {
     /// The loop period from `--report`, in whole microseconds.
     let periodMicroseconds: Int
 
-    init(preset: String, apng: String, webp: String, frames: [String], width: Int, height: Int, period: Int) {
+    init(
+        preset: String, directory: String, apng: String, webp: String, frames: [String], width: Int, height: Int,
+        period: Int
+    ) {
         self.preset = preset
+        self.directory = directory
         self.apng = apng
         self.webp = webp
         self.frames = frames
@@ -301,7 +312,8 @@ final class PresetExport: Sendable {
         guard header.count >= 24 else { throw DecoderTestError("\(pngs[0]) is no PNG") }
         let be = { (at: Int) in header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         return PresetExport(
-            preset: preset, apng: dir + "/" + apng, webp: dir + "/" + webp, frames: frames, width: be(16),
+            preset: preset, directory: dir + "/out", apng: dir + "/" + apng, webp: dir + "/" + webp, frames: frames,
+            width: be(16),
             height: be(20), period: Int((period * 1_000_000).rounded()))
     }
 }
