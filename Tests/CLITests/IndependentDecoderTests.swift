@@ -67,7 +67,7 @@ import Testing
             #expect(frame["delay"] as? Int == milliseconds.map { $0 / 10 }, "\(preset).webp frame \(k): \(frame)")
         }
         let webpProblems = Self.align(
-            webpFrames.map { ($0["digest"] as? String ?? "", $0["delay"] as? Int) }, with: export.frames
+            webpFrames.map { ($0["digest"] as? String ?? "", $0["delay"] as? Int ?? -1) }, with: export.frames
         ) { start, count in
             (export.millisecondStart(start + count) - export.millisecondStart(start)) / 10
         }
@@ -139,7 +139,8 @@ import Testing
                     #expect(frame["timestamp"] as? Int == time, "\(name) frame \(k): \(frame)")
                     time += frame["duration"] as? Int ?? 0
                 }
-                let decoded = frames.map { ($0["digest"] as? String ?? "", $0["duration"] as? Int) }
+                // (A missing duration is -1, which fits no run.)
+                let decoded = frames.map { ($0["digest"] as? String ?? "", $0["duration"] as? Int ?? -1) }
                 let problems: [String]
                 if ext == "webp" {
                     problems = Self.align(decoded, with: export.frames) { start, count in
@@ -148,6 +149,8 @@ import Testing
                     // The loop lasts exactly its period, in whole milliseconds.
                     #expect(time == 1000 * export.millisecondStart(export.frames.count), "\(name): \(time) µs")
                 } else {
+                    // The file's delays are the exact fractions n·P/N (APNGTiming: exact on every
+                    // bundled preset), which Chromium truncates to whole milliseconds.
                     problems = Self.align(decoded, with: export.frames) { _, count in
                         1000 * (count * export.periodMicroseconds / (1000 * export.frames.count))
                     }
