@@ -52,26 +52,30 @@ import Testing
               f"loop={im.info.get('loop')} composite_mismatches={composite}")
         """#
 
+    /// The files and frames come from the one export per preset the process shares
+    /// (`PresetExport`, with `IndependentDecoderTests`): in a debug build each run of the binary
+    /// on circular-progress took 20–40 s on the shared machine.
     @Test(arguments: presets, ["webp", "apng"])
     func losslessAndTimedExactly(preset: String, ext: String) throws {
-        let dir = try temporaryDirectory()
-        let run = try runTool(
-            [packageRoot + "/presets/\(preset).json", "-o", "a.\(ext)", "--frames", "frames", "-q"], in: dir)
-        #expect(run.status == 0, "\(run.stderr)")
-        let period = try loopPeriod(preset, in: dir)
-        let result = try runPython(Self.compare, arguments: [dir + "/a.\(ext)", dir + "/frames", String(period)])
+        let export = try PresetExport.shared(preset)
+        let file = ext == "webp" ? export.webp : export.apng
+        let period = Double(export.periodMicroseconds) / 1_000_000
+        let result = try runPython(Self.compare, arguments: [file, export.directory, String(period)])
         let facts = Self.facts(result.stdout)
-        let frameCount = listing(dir + "/frames").count
+        let frameCount = export.frames.count
         #expect(facts["covered"] == frameCount, "\(result.stdout) \(result.stderr)")
         #expect(facts["mismatched"] == 0, "\(result.stdout)")
         #expect(facts["composite_mismatches"] == 0, "\(result.stdout)")
         #expect(facts["total_ms"] == Int((period * 1000).rounded()), "\(result.stdout)")
         #expect(facts["loop"] == 0, "\(result.stdout)")
         if ext == "webp" {
-            let info = try runProcess("/usr/bin/webpinfo", ["-summary", dir + "/a.webp"])
+            let info = try runProcess("/usr/bin/webpinfo", ["-summary", file])
             #expect(info.stdout.contains("No error detected."), "\(info.stdout)")
         } else {
-            // apngdis splits the file into frames and says how many it found.
+            // apngdis splits the file into frames beside it and says how many it found: on a
+            // copy, so the shared folder keeps only the rendered frames.
+            let dir = try temporaryDirectory()
+            try FileManager.default.copyItem(atPath: file, toPath: dir + "/a.apng")
             let dis = try runProcess("/usr/bin/apngdis", [dir + "/a.apng"], in: dir)
             #expect(dis.stdout.contains("all done"), "\(dis.stdout)")
         }
@@ -85,17 +89,6 @@ import Testing
         let result = try runPython(
             "from PIL import Image; print(Image.open('\(dir)/a.webp').info.get('loop'))")
         #expect(result.stdout == "3\n")
-    }
-
-    /// The loop period of `preset` as `--report` gives it.
-    private func loopPeriod(_ preset: String, in dir: String) throws -> Double {
-        let run = try runTool(
-            [packageRoot + "/presets/\(preset).json", "-o", "p.gif", "--report", "p.json", "-q"], in: dir)
-        #expect(run.status == 0)
-        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/p.json"))
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let animation = (object?["animations"] as? [[String: Any]])?.first
-        return ((animation?["loop"] as? [String: Any])?["period"] as? Double) ?? .nan
     }
 
     /// `key=value` integers from the script's line.
