@@ -98,7 +98,7 @@ import Testing
 
     // MARK: Phaser 3
 
-    /// Phaser 3.80's texture parsers (`src/textures/parsers/JSONHash.js`, `JSONArray.js`): each
+    /// Phaser 3's texture parsers (read in the 3.60 source) (`src/textures/parsers/JSONHash.js`, `JSONArray.js`): each
     /// frame is cut at `frame`; when `trimmed` is true, `setTrim(sourceSize.w, sourceSize.h,
     /// spriteSourceSize.x, .y, .w, .h)` puts the cut at (x, y) of a `sourceSize` box. The hash's
     /// keys, or the array's `filename`s, name the frames; a `textures[]` document
@@ -137,7 +137,7 @@ import Testing
         return out
     }
 
-    /// Phaser 3.80 `AnimationManager.createFromAseprite` (`src/animations/AnimationManager.js`):
+    /// Phaser 3 (3.60 source) `AnimationManager.createFromAseprite` (`src/animations/AnimationManager.js`):
     /// for every `meta.frameTags` entry, frames `from`…`to` are looked up as `frames[i.toString()]`
     /// (a hash key, or an array index) and played as texture frames named `i.toString()`, each
     /// with its `duration`. Returns, per tag, the (frame name, duration) list.
@@ -222,7 +222,7 @@ import Testing
 
     // MARK: PixiJS
 
-    /// PixiJS 8's `Spritesheet` (`src/spritesheet/Spritesheet.ts`): `resolution` is
+    /// PixiJS 8's `Spritesheet` (pixijs/pixijs `src/spritesheet/Spritesheet.ts`): `resolution` is
     /// `parseFloat(meta.scale)`; for every key of `frames`, `orig` is `sourceSize` (or `frame`
     /// when `trimmed === false`), the texture cuts `frame` and, unless `trimmed === false`, puts
     /// it at `spriteSourceSize.x, .y` of `orig` (all `Math.floor`ed, ÷ resolution). Back in
