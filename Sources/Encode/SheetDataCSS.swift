@@ -43,7 +43,8 @@ enum SheetDataCSS {
         let total = a.durations.reduce(0, +)
         let count: String = if case .plays(let n) = a.loop { String(n) } else { "infinite" }
         var out = "/* \(comment(a.title)): \(frames.count) frames, \(formatNumber(Double(total) / 1000)) s"
-        out += ", from \(comment(pages.map(\.imageName).joined(separator: ", "))) (\(comment(a.app)) \(comment(a.version))).\n"
+        out +=
+            ", from \(comment(pages.map(\.imageName).joined(separator: ", "))) (\(comment(a.app)) \(comment(a.version))).\n"
         out += "   HTML: <link rel=\"stylesheet\" href=\"THIS.css\"> and <span class=\"\(comment(ident))\"></span> */\n"
         out += ".\(ident) {\n  display: inline-block;\n  position: relative;\n  overflow: hidden;\n"
         out += "  width: \(px(first.sourceWidth));\n  height: \(px(first.sourceHeight));\n}\n"
@@ -98,7 +99,9 @@ enum SheetDataCSS {
                 out += "\\" + String(v, radix: 16) + " "
             } else if i == 0, c == "-", scalars.count == 1 {
                 out += "\\-"
-            } else if v >= 0x80 || digit || c == "-" || c == "_" || (0x41...0x5A).contains(v) || (0x61...0x7A).contains(v) {
+            } else if v >= 0x80 || digit || c == "-" || c == "_" || (0x41...0x5A).contains(v)
+                || (0x61...0x7A).contains(v)
+            {
                 out.unicodeScalars.append(c)
             } else {
                 out += "\\"

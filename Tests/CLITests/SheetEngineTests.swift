@@ -129,7 +129,8 @@ import Testing
                 let size = try #require(rect(src["sourceSize"]))
                 let trim = try #require(rect(src["spriteSourceSize"]))
                 #expect(trim.w == cut.w && trim.h == cut.h, "\(name): Phaser would scale the cut")
-                out[name] = place(image, x: cut.x, y: cut.y, cw: cut.w, ch: cut.h, in: size.w, size.h, at: trim.x, trim.y)
+                out[name] = place(
+                    image, x: cut.x, y: cut.y, cw: cut.w, ch: cut.h, in: size.w, size.h, at: trim.x, trim.y)
             } else {
                 out[name] = place(image, x: cut.x, y: cut.y, cw: cut.w, ch: cut.h, in: cut.w, cut.h, at: 0, 0)
             }
@@ -150,7 +151,9 @@ import Testing
             for i in (int(tag["from"]) ?? 0)...(int(tag["to"]) ?? 0) {
                 let key = String(i)
                 let frame: [String: Any]? =
-                    if let hash = data["frames"] as? [String: [String: Any]] { hash[key] } else if let array =
+                    if let hash = data["frames"] as? [String: [String: Any]] {
+                        hash[key]
+                    } else if let array =
                         data["frames"] as? [[String: Any]], i < array.count
                     { array[i] } else { nil }
                 if let frame { frames.append((key, int(frame["duration"]) ?? Int.max)) }
@@ -319,17 +322,22 @@ import Testing
             Issue.record("godot3-server is not installed; run 'make deps' (Debian package godot3-server)")
             return
         }
-        let (dir, frames) = try Self.export("godot", ["--trim", "--padding", "2", "--extrude", "1"], folder: "project/sheet")
+        let (dir, frames) = try Self.export(
+            "godot", ["--trim", "--padding", "2", "--extrude", "1"], folder: "project/sheet")
         let project = dir + "/project"
-        try writeFile("config_version=4\n\n[application]\n\nconfig/name=\"sheet test\"\n", to: project + "/project.godot")
+        try writeFile(
+            "config_version=4\n\n[application]\n\nconfig/name=\"sheet test\"\n", to: project + "/project.godot")
         try writeFile(Self.dumpScript, to: project + "/dump.gd")
         try FileManager.default.createDirectory(atPath: project + "/out", withIntermediateDirectories: true)
         // Godot keeps its settings and editor caches under HOME / XDG folders.
-        let env = ["HOME": dir, "XDG_DATA_HOME": dir + "/xdg", "XDG_CONFIG_HOME": dir + "/xdg", "XDG_CACHE_HOME": dir + "/xdg"]
+        let env = [
+            "HOME": dir, "XDG_DATA_HOME": dir + "/xdg", "XDG_CONFIG_HOME": dir + "/xdg", "XDG_CACHE_HOME": dir + "/xdg",
+        ]
         // `--editor --quit` may quit before its first scan has imported the PNG (seen with a fresh
         // HOME); run it again until the import file is there.
         for _ in 0..<4 where !FileManager.default.fileExists(atPath: project + "/sheet/circular.png.import") {
-            let imported = try runProcess(godot, ["--path", project, "--editor", "--quit"], in: project, environment: env)
+            let imported = try runProcess(
+                godot, ["--path", project, "--editor", "--quit"], in: project, environment: env)
             #expect(imported.status == 0, "\(imported.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: project + "/sheet/circular.png.import"))
@@ -348,13 +356,17 @@ import Testing
     // MARK: CSS
 
     /// Chromium plays the stylesheet: with the animation paused at a negative delay, the
-    /// screenshot shows the frame of that time.
-    @Test func chromiumPlaysTheCSSSprite() throws {
+    /// screenshot shows the frame of that time. At `--scale 2` on a 2× screen the CSS box is
+    /// 64 CSS px and shows the 128 px frame pixel for pixel.
+    @Test(arguments: [1, 2]) func chromiumPlaysTheCSSSprite(scale: Int) throws {
         guard PreviewTests.chromium != nil else {
             Issue.record("Chromium is not installed; run 'make deps' (Debian package chromium)")
             return
         }
-        let (dir, frames) = try Self.export("css", ["--trim", "--padding", "1"])
+        let extra = ["--trim", "--padding", "1"] + (scale == 1 ? [] : ["--scale", String(scale)])
+        let (dir, frames) = try Self.export("css", extra)
+        let stem = scale == 1 ? "circular" : "circular@\(scale)x"
+        let side = 64 * scale
         var start = 0
         var starts: [Int] = []
         for d in Self.durations {
@@ -364,27 +376,31 @@ import Testing
         for i in [0, 1, 7, 15, 29] {
             let middle = Double(starts[i]) + Double(Self.durations[i]) / 2
             let page = """
-                <!doctype html><html><head><link rel="stylesheet" href="circular.css"><style>
+                <!doctype html><html><head><link rel="stylesheet" href="\(stem).css"><style>
                 html, body { margin: 0; background: transparent; }
                 .circular::before { animation-play-state: paused !important; animation-delay: -\(middle / 1000)s !important; }
                 </style></head><body><span class="circular"></span></body></html>
                 """
             try writeFile(page, to: "\(dir)/sheet/page-\(i).html")
-            let shot = try #require(try Self.transparentScreenshot("\(dir)/sheet/page-\(i).html", in: dir))
-            let box = Self.place(shot, x: 0, y: 0, cw: 64, ch: 64, in: 64, 64, at: 0, 0)
+            let shot = try #require(
+                try Self.transparentScreenshot("\(dir)/sheet/page-\(i).html", deviceScale: scale, in: dir))
+            let box = Self.place(shot, x: 0, y: 0, cw: side, ch: side, in: side, side, at: 0, 0)
             #expect(Self.close(box, frames[i], tolerance: 1), "CSS frame \(i) at \(middle) ms")
             #expect(!Self.close(box, frames[i == 0 ? 1 : 0], tolerance: 1), "frame \(i) looks like another")
             // Nothing is drawn outside the frame's box.
             let outside = (0..<shot.height).contains { y in
-                (0..<shot.width).contains { x in (x >= 64 || y >= 64) && shot.pixels[(y * shot.width + x) * 4 + 3] != 0 }
+                (0..<shot.width).contains { x in
+                    (x >= side || y >= side) && shot.pixels[(y * shot.width + x) * 4 + 3] != 0
+                }
             }
             #expect(!outside, "frame \(i) draws outside its box")
         }
     }
 
-    /// A 400×300 screenshot on a transparent page (a window much smaller cuts the screenshot's
-    /// lower part off in Debian 12's headless Chromium).
-    static func transparentScreenshot(_ page: String, in dir: String) throws -> RGBAImage? {
+    /// A 400×300 CSS px screenshot on a transparent page at `deviceScale` device pixels per CSS
+    /// pixel (a window much smaller cuts the screenshot's lower part off in Debian 12's
+    /// headless Chromium).
+    static func transparentScreenshot(_ page: String, deviceScale: Int = 1, in dir: String) throws -> RGBAImage? {
         guard let chromium = PreviewTests.chromium else { return nil }
         let shot = page + ".png"
         let run = try runProcess(
@@ -393,6 +409,7 @@ import Testing
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                 "--user-data-dir=\(dir)/chromium-profile", "--window-size=400,300", "--virtual-time-budget=500",
                 "--default-background-color=00000000", "--force-color-profile=srgb", "--screenshot=\(shot)",
+                "--force-device-scale-factor=\(deviceScale)",
                 "file://\(page)",
             ])
         #expect(run.status == 0, "\(run.stderr)")

@@ -8,7 +8,8 @@ import Testing
 /// and aliased frames (two frames on one rectangle), and the frame-name templates.
 @Suite struct SheetDataTests {
     static let pages = [
-        SheetPage(imageName: "run-0.png", width: 20, height: 10), SheetPage(imageName: "run-1.png", width: 8, height: 8),
+        SheetPage(imageName: "run-0.png", width: 20, height: 10),
+        SheetPage(imageName: "run-1.png", width: 8, height: 8),
     ]
     /// Frame 2 aliases frame 0; frame 1 is trimmed, on page 1.
     static let frames = [
@@ -18,10 +19,12 @@ import Testing
             sourceHeight: 10, page: 1),
         SheetFrame(filename: "", x: 0, y: 0, width: 10, height: 10, duration: 100),
     ]
-    static let animation = SheetAnimation(title: "run", durations: [100, 120, 80], frameRate: 10, loop: .plays(3), scale: 2)
+    static let animation = SheetAnimation(
+        title: "run", durations: [100, 120, 80], frameRate: 10, loop: .plays(3), scale: 2)
 
     static func files(_ format: SheetDataFormat, names: [String] = ["0", "1", "2"]) throws -> [SheetDataFile] {
-        try SheetData.files(format: format, stem: "run", pages: pages, frames: frames, names: names, animation: animation)
+        try SheetData.files(
+            format: format, stem: "run", pages: pages, frames: frames, names: names, animation: animation)
     }
 
     static func json(_ file: SheetDataFile) throws -> [String: Any] {
@@ -32,7 +35,9 @@ import Testing
         for format in [SheetDataFormat.aseprite, .asepriteArray, .texturepacker, .texturepackerArray, .pixi] {
             let files = try Self.files(format)
             #expect(files.map(\.name) == ["run-0.json", "run-1.json"])
-            #expect(SheetData.fileNames(format: format, stem: "run", pageImages: ["run-0.png", "run-1.png"]) == files.map(\.name))
+            #expect(
+                SheetData.fileNames(format: format, stem: "run", pageImages: ["run-0.png", "run-1.png"])
+                    == files.map(\.name))
             let first = try Self.json(files[0])
             let meta = try #require(first["meta"] as? [String: Any])
             #expect(meta["image"] as? String == "run-0.png")
@@ -59,7 +64,10 @@ import Testing
         #expect(files.map(\.name) == ["run.json"])
         let textures = try #require(try Self.json(files[0])["textures"] as? [[String: Any]])
         #expect(textures.compactMap { $0["image"] as? String } == ["run-0.png", "run-1.png"])
-        #expect(textures.map { ($0["frames"] as? [[String: Any]])?.compactMap { $0["filename"] as? String } ?? [] } == [["0", "2"], ["1"]])
+        #expect(
+            textures.map { ($0["frames"] as? [[String: Any]])?.compactMap { $0["filename"] as? String } ?? [] } == [
+                ["0", "2"], ["1"],
+            ])
         #expect(textures[0]["scale"] as? Int == 2)
     }
 
@@ -97,10 +105,19 @@ import Testing
     @Test func cssAnimatesBoxAndPageWhenTheyChange() throws {
         let text = String(decoding: try Self.files(.css)[0].bytes, as: UTF8.self)
         // Scale 2: CSS pixels are half the sheet's; starts at 0, 100 and 220 of 300 ms.
-        #expect(text.contains(".run {\n  display: inline-block;\n  position: relative;\n  overflow: hidden;\n  width: 5px;\n  height: 5px;\n}"))
+        #expect(
+            text.contains(
+                ".run {\n  display: inline-block;\n  position: relative;\n  overflow: hidden;\n  width: 5px;\n  height: 5px;\n}"
+            ))
         #expect(text.contains("animation-duration: 0.3s;") && text.contains("animation-iteration-count: 3;"))
-        #expect(text.contains("  0% { background-image: url(\"run-0.png\"); left: 0; top: 0; width: 5px; height: 5px; background-position: 0 0; background-size: 10px 5px; }"))
-        #expect(text.contains("  33.333333% { background-image: url(\"run-1.png\"); left: 1.5px; top: 0.5px; width: 2px; height: 2.5px; background-position: -0.5px -1px; background-size: 4px 4px; }"))
+        #expect(
+            text.contains(
+                "  0% { background-image: url(\"run-0.png\"); left: 0; top: 0; width: 5px; height: 5px; background-position: 0 0; background-size: 10px 5px; }"
+            ))
+        #expect(
+            text.contains(
+                "  33.333333% { background-image: url(\"run-1.png\"); left: 1.5px; top: 0.5px; width: 2px; height: 2.5px; background-position: -0.5px -1px; background-size: 4px 4px; }"
+            ))
         #expect(text.contains("  73.333333% { background-image: url(\"run-0.png\");"))
         #expect(text.contains("  100% { background-image: url(\"run-0.png\");"))
     }
@@ -128,7 +145,9 @@ import Testing
             try SheetData.frameNames(template: "{tag}-{tagframe00}", title: "t", tags: tags, count: 12).suffix(2)
                 == ["jump-08", "jump-09"])
         #expect(throws: SheetDataError.self) {
-            try SheetData.frameNames(template: "{tag}-{tagframe}", title: "t", tags: [SheetTag(name: "a", from: 0, to: 0), SheetTag(name: "a", from: 1, to: 1)], count: 2)
+            try SheetData.frameNames(
+                template: "{tag}-{tagframe}", title: "t",
+                tags: [SheetTag(name: "a", from: 0, to: 0), SheetTag(name: "a", from: 1, to: 1)], count: 2)
         }
         #expect(throws: SheetDataError.self) { try SheetData.checkTemplate("{title}") }
     }
