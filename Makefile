@@ -35,7 +35,9 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # apngasm is the APNG peer bench-peers measures.
 DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
 	libzopfli-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
-	chromium strace apngdis apngasm
+	chromium strace apngdis apngasm godot3-server
+# godot3-server: headless Godot 3 that SheetEngineTests uses to load the --sheet-format godot
+# SpriteFrames resource and its PNG as a game would.
 
 .PHONY: deps build demo test bench bench-peers lint clean fuzz fuzz-short
 

@@ -16,12 +16,13 @@ extension Command {
           -o NAME.gif            animated GIF (1-bit alpha: edges matted onto one page colour)
           -o NAME.apng           animated PNG (real alpha, lossless; frame 0 where APNG is unknown)
           -o NAME.webp           animated WebP (real alpha, lossless unless --quality)
-          -o NAME.png            sprite sheet PNG plus NAME.json (Aseprite/TexturePacker json-array)
+          -o NAME.png            sprite sheet PNG plus its data file (NAME.json: Aseprite json-hash)
           -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json; DIR must exist
           (no -o)                output/PRESET.gif (output/ is created)
           --format LIST          what -o DIR/ receives: gif, apng, webp, sheet, frames
                                  (default gif,sheet)
-          --frames DIR           also write every frame as DIR/PRESET-000.png (straight alpha)
+          --frames DIR           also write every frame as DIR/PRESET-000.png (straight alpha;
+                                 the scale suffix last: PRESET-000@2x.png)
           --frame N              write only frame N of the loop as one PNG (-o NAME.png or DIR/)
           --time SEC             write only the instant SEC (preset clock) as one PNG
           --preview FILE.html    one self-contained page: every animated format side by side on a
@@ -63,6 +64,13 @@ extension Command {
           --trim                 cut frames to their visible pixels (JSON spriteSourceSize)
           --sheet-type TYPE      grid (default), horizontal or vertical
           --sheet-colors N       allow a palette PNG of N colours (2…256) when smaller
+          --sheet-format NAME    the data file: aseprite (default; json-hash, read by Phaser
+                                 atlas/aseprite and PixiJS), aseprite-array, texturepacker,
+                                 texturepacker-array, phaser-multiatlas, pixi (with animations),
+                                 godot (NAME.tres SpriteFrames, Godot 3), css (NAME.css, no script)
+          --frame-name TEMPLATE  frame names, Aseprite fields {title} {tag} {frame} {frame000}
+                                 {tagframe} {extension} (default {frame}, or
+                                 {title}-{frame000}.png for the TexturePacker and pixi shapes)
 
         RUNNING
           -j, --jobs N           threads that render and encode (default: the number of cores);

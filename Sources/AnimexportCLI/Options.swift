@@ -66,6 +66,10 @@ struct Options: Equatable {
     var trim = false
     var sheetType: SheetLayout = .grid
     var sheetColors: Int?
+    /// `--sheet-format`: the sheet's data file.
+    var sheetFormat: SheetDataFormat = .defaultFormat
+    /// `--frame-name`: the data file's frame-name template; nil = the format's default.
+    var frameName: String?
     var framesDirectory: String?
     /// What `-o DIR/` (or the default folder) receives; nil = the default for the case.
     var formats: [OutputFormatKind]?
@@ -88,6 +92,7 @@ struct Options: Equatable {
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
         "--frames": "a directory", "--dither": "none, ordered or fs", "--lossy": "levels 0…255", "--extrude": "pixels",
         "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
+        "--sheet-format": "a data format (aseprite, pixi, godot, css, …)", "--frame-name": "a template like {frame}",
         "--format": "a list of gif, apng, webp, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
@@ -188,6 +193,12 @@ struct Options: Equatable {
         if formats != nil, !outputs.isEmpty, !outputs.contains(where: OutputPlan.isDirectory) {
             throw UsageError(message: "--format chooses what goes into -o DIR/; the -o given name files")
         }
+        if let frameName, !sheetFormat.namesFrames {
+            throw UsageError(
+                message:
+                    "--frame-name \(frameName): --sheet-format \(sheetFormat.rawValue) does not name its frames; leave --frame-name out"
+            )
+        }
         if command == .check, outputs.isEmpty {
             throw UsageError(message: "check needs -o DIR (or the files) to compare against")
         }
@@ -284,6 +295,22 @@ struct Options: Equatable {
                 "grid, horizontal or vertical")
         case "--sheet-colors":
             sheetColors = try Self.integer(value, name, "a palette size 2…256", 2...256)
+        case "--sheet-format":
+            let names = SheetDataFormat.allCases.map(\.rawValue)
+            guard let format = SheetDataFormat(rawValue: value.lowercased()) else {
+                var message =
+                    "--sheet-format \(value): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+                if let near = suggestion(for: value, among: names) { message += "; did you mean \(near)?" }
+                throw UsageError(message: message)
+            }
+            sheetFormat = format
+        case "--frame-name":
+            do {
+                try SheetData.checkTemplate(value)
+            } catch {
+                throw UsageError(message: "--frame-name: \(error.message)")
+            }
+            frameName = value
         default:
             throw UsageError(message: "unknown option \(name)")
         }
@@ -306,6 +333,7 @@ struct Options: Equatable {
         settings.trim = trim
         settings.layout = sheetType
         settings.sheetColors = sheetColors
+        settings.frameNameTemplate = frameName
         return settings
     }
 

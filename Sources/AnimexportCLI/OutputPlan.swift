@@ -75,6 +75,7 @@ enum OutputPlan {
                 targets.append(target)
             }
         }
+        for i in targets.indices where targets[i].kind == .sheet { targets[i].sheetData = options.sheetFormat }
         return targets
     }
 
@@ -83,11 +84,12 @@ enum OutputPlan {
     /// file the page can inline; PNG frames have no extension of their own and are left out.
     static let previewKinds = OutputFormatKind.folderKinds.filter { !$0.format.fileExtensions.isEmpty }
 
-    /// `dir/stem-030.png` for `--frame 30`, `dir/stem-t1.5s.png` for `--time 1.5`.
+    /// `dir/stem-030.png` for `--frame 30`, `dir/stem-t1.5s.png` for `--time 1.5`; a scale
+    /// suffix stays last (`dir/NAME-030@2x.png`).
     static func stillPath(_ dir: String, _ stem: String, _ still: StillFrame, frameCount: Int) -> String {
         switch still {
         case .index(let i): framePath(dir, stem, i, frameCount: frameCount)
-        case .time(let t): "\(dir)/\(stem)-t\(formatNumber(t))s.png"
+        case .time(let t): FramesFormat.suffixed("\(dir)/\(stem)", "-t\(formatNumber(t))s")
         }
     }
 

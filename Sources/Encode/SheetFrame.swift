@@ -2,7 +2,8 @@
 
 /// Where one animation frame sits in a sprite sheet, and how long it shows.
 public struct SheetFrame: Equatable, Sendable {
-    /// `"<name> <index>.png"`, the JSON `filename`.
+    /// `"<name> <index>.png"`, a label for the frame; the data files name frames by their own
+    /// template instead (`SheetData.frameNames`, `--frame-name`).
     public var filename: String
     /// Left edge of the cell in the sheet, pixels.
     public var x: Int

@@ -13,7 +13,7 @@ public struct SpriteSheet: Equatable, Sendable {
     /// Rows of cells.
     public var rows: Int
     /// The JSON data file: UTF-8, pretty-printed with a fixed key order, trailing newline, in
-    /// the Aseprite / TexturePacker "json-array" shape.
+    /// the default data format (Aseprite json-hash, `SheetDataFormat.defaultFormat`).
     public var json: [UInt8]
 
     /// A sheet with the given fields.

@@ -13,14 +13,13 @@ public import Render
 /// starts at `x = padding + (i % columns)·(w + padding)`, `y = padding + (i / columns)·(h + padding)`.
 /// Cells hold the frames' straight-alpha pixels unchanged.
 ///
-/// JSON: the "json-array" shape Aseprite (`--format json-array`) and TexturePacker write, which
-/// Phaser, PixiJS and Godot importers read unchanged:
-/// `frames: [{ filename, frame {x,y,w,h}, rotated: false, trimmed, spriteSourceSize {x,y,w,h},
-/// sourceSize {w,h}, duration }]` and `meta: { app, version, image, format: "RGBA8888",
-/// size {w,h}, scale: "1", frameTags: [{ name, from, to, direction: "forward" }], frameRate,
-/// loopSeconds }` (`frameRate` and `loopSeconds` are our additions; readers ignore unknown
-/// keys). `frame` is the stored (trimmed) rectangle without its extrusion; `spriteSourceSize`
-/// says where that rectangle sits in the original frame of `sourceSize`.
+/// JSON (`SpriteSheet.json`): the default data format, Aseprite's json-hash
+/// (`SheetDataFormat.defaultFormat`, written by `SheetData`; `docs/sheets.md`):
+/// `frames: { "0": { frame {x,y,w,h}, rotated: false, trimmed, spriteSourceSize {x,y,w,h},
+/// sourceSize {w,h}, duration }, … }` and `meta: { app, version, image, format: "RGBA8888",
+/// size {w,h}, scale: "1", frameTags: [{ name, from, to, direction: "forward" }] }`. `frame` is
+/// the stored (trimmed) rectangle without its extrusion; `spriteSourceSize` says where that
+/// rectangle sits in the original frame of `sourceSize`.
 public enum SpriteSheetBuilder {
     /// Largest sheet accepted, in pixels (1 GiB of RGBA).
     public static let maximumPixelCount = 1 << 28

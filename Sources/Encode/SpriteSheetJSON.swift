@@ -3,45 +3,24 @@
 internal import Render
 internal import Spec
 
-/// The sprite sheet's JSON data file in Aseprite's "json-array" shape (see
-/// `SpriteSheetBuilder`), keys in the order Aseprite writes them.
+/// The sprite sheet's JSON data file that `SpriteSheetBuilder` puts in `SpriteSheet.json`: the
+/// default data format (`SheetDataFormat.defaultFormat`, Aseprite json-hash with frame names
+/// "0", "1", …) of the one-page sheet, written by `SheetData.files`.
 enum SpriteSheetJSON {
     /// The whole document for laid-out `frames` on `sheet`.
     static func document(frames: [SheetFrame], sheet: RGBAImage, options: SpriteSheetOptions) -> JSONText {
-        let frameList = frames.map { frame -> JSONText in
-            .object([
-                "filename": .string(frame.filename),
-                "frame": .object([
-                    "x": .integer(frame.x), "y": .integer(frame.y), "w": .integer(frame.width),
-                    "h": .integer(frame.height),
-                ]),
-                "rotated": .bool(false),
-                "trimmed": .bool(frame.trimmed),
-                "spriteSourceSize": .object([
-                    "x": .integer(frame.sourceX), "y": .integer(frame.sourceY), "w": .integer(frame.width),
-                    "h": .integer(frame.height),
-                ]),
-                "sourceSize": .object(["w": .integer(frame.sourceWidth), "h": .integer(frame.sourceHeight)]),
-                "duration": .integer(frame.duration),
-            ])
-        }
-        let tag = JSONText.object([
-            "name": .string(options.name),
-            "from": .integer(0),
-            "to": .integer(frames.count - 1),
-            "direction": .string("forward"),
-        ])
-        let meta = JSONText.object([
-            "app": .string(options.app),
-            "version": .string(options.version),
-            "image": .string(options.imageName),
-            "format": .string("RGBA8888"),
-            "size": .object(["w": .integer(sheet.width), "h": .integer(sheet.height)]),
-            "scale": .string(formatNumber(options.scale)),
-            "frameTags": .array([tag]),
-            "frameRate": .number(options.frameRate),
-            "loopSeconds": .number(options.loopSeconds),
-        ])
-        return .object(["frames": .array(frameList), "meta": meta])
+        let format = SheetDataFormat.defaultFormat
+        let durations = frames.map(\.duration)
+        let animation = SheetAnimation(
+            title: options.name, durations: durations, frameRate: options.frameRate, scale: options.scale,
+            app: options.app, version: options.version)
+        let names =
+            (try? SheetData.frameNames(
+                template: format.defaultFrameNameTemplate, title: options.name, tags: animation.tags,
+                count: frames.count)) ?? frames.indices.map(String.init)
+        let input = SheetDataInput(
+            pages: [SheetPage(imageName: options.imageName, width: sheet.width, height: sheet.height)],
+            frames: frames, names: names, animation: animation)
+        return SheetDataJSON.perPage(format, page: 0, of: input)
     }
 }

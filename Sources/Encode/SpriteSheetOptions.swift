@@ -2,8 +2,8 @@
 
 /// Layout and metadata choices for `SpriteSheetBuilder.build`.
 public struct SpriteSheetOptions: Equatable, Sendable {
-    /// Animation name: frame filenames are `"<name> <i>.png"` (Aseprite's `{title} {frame}`
-    /// pattern) and the single frame tag carries it.
+    /// Animation name: `SheetFrame.filename` is `"<name> <i>.png"`, and the JSON's single frame
+    /// tag carries it.
     public var name: String
     /// File name of the sheet image as the JSON refers to it (`meta.image`), e.g.
     /// `"circular.png"`.
@@ -26,9 +26,9 @@ public struct SpriteSheetOptions: Equatable, Sendable {
     /// Pixel density the frames were rendered at (`meta.scale`, written as a string such as
     /// `"1"` or `"2"`, as Aseprite does), finite and > 0.
     public var scale: Double
-    /// Frames per second (`meta.frameRate`), finite and > 0.
+    /// Frames per second, finite and > 0 (checked; the default JSON has per-frame durations).
     public var frameRate: Double
-    /// Loop period in seconds (`meta.loopSeconds`), finite and ≥ 0.
+    /// Loop period in seconds, finite and ≥ 0 (checked; not written in the default JSON).
     public var loopSeconds: Double
     /// `meta.app`, the program that wrote the sheet.
     public var app: String

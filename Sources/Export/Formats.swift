@@ -71,7 +71,8 @@ public struct GIFFormat: OutputFormat {
     }
 }
 
-/// Sprite sheet (`NAME.png` + `NAME.json`) through `SpriteSheetBuilder` and `SheetPNGEncoder`.
+/// Sprite sheet (`NAME.png` + its data file: `NAME.json`, `NAME.tres` or `NAME.css` by the
+/// target's `sheetData`) through `SpriteSheetBuilder`, `SheetPNGEncoder` and `SheetData`.
 public struct SheetFormat: OutputFormat {
     /// Largest sheet side written, pixels: the largest texture desktop GPUs accept.
     public static let maximumSide = 16384
@@ -85,18 +86,39 @@ public struct SheetFormat: OutputFormat {
     public var kind: OutputFormatKind { .sheet }
     /// `png`.
     public var fileExtensions: [String] { ["png"] }
-    /// `sprite sheet + NAME.json`.
+    /// `sprite sheet + data file`.
     public var title: String { "sprite sheet + NAME.json" }
 
-    /// The PNG, then its JSON beside it (`x.png` → `x.json`).
+    /// The PNG, then its data file beside it (`x.png` → `x.json`, `x.tres` or `x.css`).
     public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
-        [target.path, Self.jsonPath(target.path)]
+        [target.path] + Self.dataPaths(target, pageImages: [target.path])
     }
 
     /// `dir/NAME.json` for `dir/NAME.png`.
-    public static func jsonPath(_ png: String) -> String {
-        let ext = (png as NSString).pathExtension
-        return (ext.isEmpty ? png : String(png.dropLast(ext.count + 1))) + ".json"
+    public static func jsonPath(_ png: String) -> String { dataPath(png, extension: "json") }
+
+    /// `dir/NAME.EXT` for `dir/NAME.png`.
+    static func dataPath(_ png: String, extension ext: String) -> String {
+        let old = (png as NSString).pathExtension
+        return (old.isEmpty ? png : String(png.dropLast(old.count + 1))) + "." + ext
+    }
+
+    /// The data files of `target` whose pages are the PNG paths `pageImages` (page 0 is
+    /// `target.path`), in commit order: one per page named after it for the per-page formats,
+    /// else one named after the target.
+    public static func dataPaths(_ target: OutputTarget, pageImages: [String]) -> [String] {
+        let directory = (target.path as NSString).deletingLastPathComponent
+        let names = SheetData.fileNames(
+            format: target.sheetData, stem: dataStem(target),
+            pageImages: pageImages.map { ($0 as NSString).lastPathComponent })
+        return names.map { directory.isEmpty ? $0 : directory + "/" + $0 }
+    }
+
+    /// `NAME` of `dir/NAME.png`: what the single-file data formats are named after.
+    static func dataStem(_ target: OutputTarget) -> String {
+        let name = (target.path as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension
+        return ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
     }
 
     /// Refuses a sheet larger than `maximumSide` or `maximumPixels` (sized without trimming, the
@@ -143,8 +165,11 @@ public struct SheetFormat: OutputFormat {
         }
     }
 
-    /// Builds the sheet, then writes its PNG and, after it, the JSON that describes it.
-    /// - Throws: `EncodeError`, `RenderError`, or the sink's `WriteError`.
+    /// Builds the sheet, then writes its PNG and, after it, the data file that describes it
+    /// (`target.sheetData`, frame names from `settings.frameNameTemplate` or the format's
+    /// default).
+    /// - Throws: `EncodeError` (also for a frame-name template that names two frames alike),
+    ///   `RenderError`, or the sink's `WriteError`.
     public func encode(
         _ frames: any FrameSource, target: OutputTarget, context: EncodeContext, sink: any OutputSink
     ) throws -> FormatProduct {
@@ -158,16 +183,57 @@ public struct SheetFormat: OutputFormat {
             version: s.version)
         let sheet = try SpriteSheetBuilder.build(source: frames, durations: durations, options: options)
         let png = try SheetPNGEncoder.encode(sheet.image, maximumColors: s.sheetColors).bytes
-        let json = Self.jsonPath(target.path)
+        let pages = [
+            SheetPage(
+                imageName: (target.path as NSString).lastPathComponent, width: sheet.image.width,
+                height: sheet.image.height)
+        ]
+        let data = try Self.dataFiles(
+            target: target, pages: pages, frames: sheet.frames, durations: durations, context: context)
         try sink.put(OutputFile(path: target.path, bytes: png))
-        try sink.put(OutputFile(path: json, bytes: sheet.json, describesEarlier: true))
+        let dataPaths = Self.dataPaths(target, pageImages: [target.path])
+        for (path, file) in zip(dataPaths, data) {
+            try sink.put(OutputFile(path: path, bytes: file.bytes, describesEarlier: true))
+        }
         var product = FormatProduct(target: target)
         product.byteCount = png.count
-        product.facts = "\(sheet.image.width)×\(sheet.image.height) sheet + \((json as NSString).lastPathComponent)"
+        let dataNames = data.map(\.name).joined(separator: ", ")
+        product.facts = "\(sheet.image.width)×\(sheet.image.height) sheet + \(dataNames)"
         product.timing = TimingReport.make(plan: plan, delays: durations, grid: .milliseconds)
         product.sheet = SheetSummary(sheet)
         if context.keepBytes { product.previewBytes = png }
         return product
+    }
+}
+
+extension SheetFormat {
+    /// The data files (`target.sheetData`) for a laid-out sheet of `pages` and `frames`.
+    /// - Throws: `EncodeError` for a frame-name template that names two frames alike, or
+    ///   frames that do not fit their pages.
+    static func dataFiles(
+        target: OutputTarget, pages: [SheetPage], frames: [SheetFrame], durations: [Int], context: EncodeContext
+    ) throws -> [SheetDataFile] {
+        let format = target.sheetData
+        let s = context.settings
+        let plan = context.plan
+        let title = context.composition.name
+        let animation = SheetAnimation(
+            title: title, durations: durations, frameRate: Double(plan.frameCount) / plan.period, loop: s.loop,
+            scale: context.scale, app: "animexport", version: s.version,
+            pixelFormat: s.sheetColors == nil ? "RGBA8888" : "I8")
+        do {
+            let names =
+                format.namesFrames
+                ? try SheetData.frameNames(
+                    template: s.frameNameTemplate ?? format.defaultFrameNameTemplate, title: title,
+                    tags: animation.tags, count: frames.count)
+                : frames.indices.map(String.init)
+            return try SheetData.files(
+                format: format, stem: dataStem(target), pages: pages, frames: frames, names: names,
+                animation: animation)
+        } catch {
+            throw EncodeError("\(target.path): \(error.message)")
+        }
     }
 }
 
@@ -192,11 +258,34 @@ public struct FramesFormat: OutputFormat {
         (0..<frameCount).map { Self.framePath(target.path, $0, frameCount: frameCount) }
     }
 
-    /// `prefix-007.png`, with at least three digits and as many as the last frame needs.
+    /// `prefix-007.png`, with at least three digits and as many as the last frame needs. A
+    /// prefix ending in a scale suffix (`NAME@2x`) keeps the suffix last, `NAME-007@2x.png`, as
+    /// UIKit's `UIImage(named:)` and Xcode asset catalogs look the scale up just before the
+    /// extension.
     public static func framePath(_ prefix: String, _ index: Int, frameCount: Int) -> String {
         let digits = max(3, String(max(0, frameCount - 1)).count)
         let number = String(index)
-        return "\(prefix)-\(String(repeating: "0", count: max(0, digits - number.count)))\(number).png"
+        return suffixed(prefix, "-\(String(repeating: "0", count: max(0, digits - number.count)))\(number)")
+    }
+
+    /// `prefix` + `insert` + `.png`, with a trailing scale suffix (`@2x`, `@1.5x`) of `prefix`'s
+    /// file name moved after `insert`.
+    public static func suffixed(_ prefix: String, _ insert: String) -> String {
+        let (base, scale) = splitScaleSuffix(prefix)
+        return base + insert + scale + ".png"
+    }
+
+    /// `("dir/NAME", "@2x")` for `dir/NAME@2x`; `(prefix, "")` when the file name does not end in
+    /// `@` + a number + `x`.
+    static func splitScaleSuffix(_ prefix: String) -> (String, String) {
+        guard prefix.hasSuffix("x"), let at = prefix.lastIndex(of: "@") else { return (prefix, "") }
+        let number = prefix[prefix.index(after: at)..<prefix.index(before: prefix.endIndex)]
+        let name = prefix[..<at]
+        guard !number.isEmpty, !name.isEmpty, !name.hasSuffix("/"), !number.contains("/"),
+            number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            number.first?.isNumber == true, number.last?.isNumber == true
+        else { return (prefix, "") }
+        return (String(name), String(prefix[at...]))
     }
 
     /// Encodes each batch's PNGs on `context.workers` threads and hands them over in order.

@@ -55,12 +55,19 @@ public struct OutputTarget: Equatable, Hashable, Sendable {
     /// False for a product made only to be shown (`--preview`) or measured: its files are
     /// produced in memory and never written or compared.
     public var written: Bool
+    /// For `.sheet`: which data file goes beside the PNG (`--sheet-format`); it sets the data
+    /// file's name (`NAME.json`, `NAME.tres`, `NAME.css`). Ignored by the other kinds.
+    public var sheetData: SheetDataFormat
 
     /// A target; see the properties.
-    public init(kind: OutputFormatKind, path: String, written: Bool = true) {
+    public init(
+        kind: OutputFormatKind, path: String, written: Bool = true,
+        sheetData: SheetDataFormat = .defaultFormat
+    ) {
         self.kind = kind
         self.path = path
         self.written = written
+        self.sheetData = sheetData
     }
 
     /// Every file the target writes for a loop of `frameCount` frames, in commit order.
@@ -118,6 +125,9 @@ public struct ExportSettings: Equatable, Sendable {
     public var layout: SheetLayout = .grid
     /// Colours of a palette sheet PNG (nil = RGBA).
     public var sheetColors: Int?
+    /// The sheet data's frame-name template (`--frame-name`, Aseprite's `--filename-format`
+    /// fields, see `SheetData.frameNames`); nil = the data format's default.
+    public var frameNameTemplate: String?
     /// The tool version written into sheet metadata.
     public var version = Exporter.version
 

@@ -26,9 +26,11 @@ import Testing
         #expect(run.stdout.isEmpty && run.stderr.isEmpty)
         var expected: [String] = []
         for name in ["dot", "square"] {
-            for stem in [name, name + "@2x"] {
+            for scale in ["", "@2x"] {
+                let stem = name + scale
                 expected += ["\(stem).gif", "\(stem).json", "\(stem).png"]
-                expected += (0..<10).map { "\(stem)-00\($0).png" }
+                // Frames keep the scale suffix last, as UIKit and asset catalogs look it up.
+                expected += (0..<10).map { "\(name)-00\($0)\(scale).png" }
             }
         }
         #expect(listing(dir + "/out") == expected.sorted())

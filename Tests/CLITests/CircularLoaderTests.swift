@@ -112,13 +112,14 @@ import Timeline
         let sheet = try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/sheet.png"))))
         let jsonData = try Data(contentsOf: URL(fileURLWithPath: dir + "/sheet.json"))
         let json = try JSONSerialization.jsonObject(with: jsonData) as? [String: Any]
-        let frames = json?["frames"] as? [[String: Any]] ?? []
+        let hash = json?["frames"] as? [String: [String: Any]] ?? [:]
+        let frames = (0..<hash.count).compactMap { hash[String($0)] }
         let meta = json?["meta"] as? [String: Any] ?? [:]
         #expect(frames.count == 120)
         #expect(frames.compactMap { $0["duration"] as? Int }.reduce(0, +) == 4000)
         #expect(meta["image"] as? String == "sheet.png")
         #expect((meta["size"] as? [String: Int]) == ["w": sheet.width, "h": sheet.height])
-        #expect(meta["loopSeconds"] as? Double == 4)
+        #expect((meta["frameTags"] as? [[String: Any]])?.first?["to"] as? Int == 119)
         // 12 columns of 64 px with 2 px padding around every cell: 12·64 + 13·2 = 794.
         #expect(sheet.width == 794)
         #expect(sheet.height == 10 * 64 + 11 * 2)

@@ -38,7 +38,8 @@ import Testing
             [Self.circular, "-o", "s.png", "--trim", "--extrude", "1", "--sheet-type", "horizontal"], in: dir)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json")))
-        let frames = (json as? [String: Any])?["frames"] as? [[String: Any]] ?? []
+        let hash = (json as? [String: Any])?["frames"] as? [String: [String: Any]] ?? [:]
+        let frames = (0..<hash.count).compactMap { hash[String($0)] }
         #expect(frames.count == 120)
         // Frame 0 of the circular loader is empty: trimmed to one pixel, inside 1 px of extrusion.
         #expect(frames.first?["trimmed"] as? Bool == true)

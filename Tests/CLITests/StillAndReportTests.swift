@@ -30,8 +30,8 @@ struct StillAndReportTests {
         #expect(try runTool([Self.circular, "--frame", "7", "--scale", "1,2", "-q"], in: dir).status == 0)
         #expect(try runTool([Self.circular, "--time", "0.25", "-q"], in: dir).status == 0)
         #expect(
-            listing(dir + "/output") == ["circular-007.png", "circular-t0.25s.png", "circular@2x-007.png"])
-        #expect(try PNGCodec.decode(readBytes(dir + "/output/circular@2x-007.png")).width == 128)
+            listing(dir + "/output") == ["circular-007.png", "circular-007@2x.png", "circular-t0.25s.png"])
+        #expect(try PNGCodec.decode(readBytes(dir + "/output/circular-007@2x.png")).width == 128)
     }
 
     @Test(arguments: [

@@ -43,7 +43,8 @@ private func options(
                 == crop(frames[k], x: 1 + k, y: 2, width: 3, height: 2))
     }
     let root = try #require(try JSONSerialization.jsonObject(with: Data(sheet.json)) as? [String: Any])
-    let list = try #require(root["frames"] as? [[String: Any]])
+    let hash = try #require(root["frames"] as? [String: [String: Any]])
+    let list = (0..<hash.count).compactMap { hash[String($0)] }
     #expect(list[2]["trimmed"] as? Bool == true)
     #expect(list[2]["spriteSourceSize"] as? [String: Int] == ["x": 3, "y": 2, "w": 3, "h": 2])
     #expect(list[2]["sourceSize"] as? [String: Int] == ["w": 8, "h": 6])

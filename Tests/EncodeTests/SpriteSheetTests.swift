@@ -64,7 +64,7 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
     #expect(row.image.width == 5 * 3 + 6 * 2 && row.image.height == 2 + 2 * 2)
 }
 
-@Test func jsonHasTheAsepriteArrayShape() throws {
+@Test func jsonHasTheAsepriteHashShape() throws {
     let frames = (0..<4).map(cell)
     let durations = FrameTiming.millisecondDurations(period: 1, frameCount: 4)
     let sheet = try SpriteSheetBuilder.build(
@@ -74,10 +74,12 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
         try JSONSerialization.jsonObject(with: Data(sheet.json)) as? [String: Any])
     #expect(Set(root.keys) == ["frames", "meta"])
 
-    let list = try #require(root["frames"] as? [[String: Any]])
-    #expect(list.count == 4)
+    // Aseprite json-hash keyed "0"…"3" (`{frame}`), the names Phaser's createFromAseprite asks for.
+    let hash = try #require(root["frames"] as? [String: [String: Any]])
+    #expect(Set(hash.keys) == ["0", "1", "2", "3"])
+    let list = try (0..<4).map { try #require(hash[String($0)]) }
     let second = list[1]
-    #expect(second["filename"] as? String == "circular 1.png")
+    #expect(second["filename"] == nil)
     #expect(second["frame"] as? [String: Int] == ["x": 5, "y": 1, "w": 3, "h": 2])
     #expect(second["rotated"] as? Bool == false)
     #expect(second["trimmed"] as? Bool == false)
@@ -94,8 +96,7 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
     #expect(meta["format"] as? String == "RGBA8888")
     #expect(meta["size"] as? [String: Int] == ["w": 9, "h": 7])
     #expect(meta["scale"] as? String == "1")
-    #expect(meta["frameRate"] as? Int == 30)
-    #expect(meta["loopSeconds"] as? Int == 1)
+    #expect(meta["frameRate"] == nil && meta["loopSeconds"] == nil)
     let tags = try #require(meta["frameTags"] as? [[String: Any]])
     #expect(tags.count == 1)
     #expect(tags[0]["name"] as? String == "circular")
@@ -115,9 +116,8 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
         frames: [cell(0), cell(1)], durations: [80, 80], options: sheetOptions)
     let expected = """
         {
-          "frames": [
-            {
-              "filename": "dots \\"q\\" 0.png",
+          "frames": {
+            "0": {
               "frame": { "x": 0, "y": 0, "w": 3, "h": 2 },
               "rotated": false,
               "trimmed": false,
@@ -125,8 +125,7 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
               "sourceSize": { "w": 3, "h": 2 },
               "duration": 80
             },
-            {
-              "filename": "dots \\"q\\" 1.png",
+            "1": {
               "frame": { "x": 3, "y": 0, "w": 3, "h": 2 },
               "rotated": false,
               "trimmed": false,
@@ -134,7 +133,7 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
               "sourceSize": { "w": 3, "h": 2 },
               "duration": 80
             }
-          ],
+          },
           "meta": {
             "app": "animexport",
             "version": "1.2.3",
@@ -144,9 +143,7 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
             "scale": "2",
             "frameTags": [
               { "name": "dots \\"q\\"", "from": 0, "to": 1, "direction": "forward" }
-            ],
-            "frameRate": 12.5,
-            "loopSeconds": 0.16
+            ]
           }
         }
 
