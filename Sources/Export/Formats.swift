@@ -163,6 +163,13 @@ public struct SheetFormat: OutputFormat {
         var firstPNG: [UInt8]?
         let layout = try SpriteSheetBuilder.build(source: frames, durations: durations, options: options) {
             k, image, layout in
+            // The files were planned for at most `bound` pages (`paths`); never write others.
+            let bound = SpriteSheetBuilder.pageCountBound(
+                frameCount: frames.frameCount, width: frames.width, height: frames.height, options: options)
+            if k == 0, layout.pages.count > max(1, bound) {
+                throw EncodeError(
+                    "\(target.path): the sheet needs \(layout.pages.count) pages, more than the \(bound) planned")
+            }
             let png = try SheetPNGEncoder.encode(image, maximumColors: s.sheetColors).bytes
             let path = SpriteSheetBuilder.pageName(target.path, page: k, of: layout.pages.count)
             try sink.put(OutputFile(path: path, bytes: png))
