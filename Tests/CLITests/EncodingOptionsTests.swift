@@ -36,7 +36,10 @@ import Testing
         let dir = try temporaryDirectory()
         let run = try runTool(
             // One page: the strip is wider than the default --max-size 4096.
-            [Self.circular, "-o", "s.png", "--trim", "--extrude", "1", "--sheet-type", "horizontal", "--max-size", "8192"],
+            [
+                Self.circular, "-o", "s.png", "--trim", "--extrude", "1", "--sheet-type", "horizontal", "--max-size",
+                "8192",
+            ],
             in: dir)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json")))

@@ -569,7 +569,8 @@ extension HostileCase {
             """
         cases.append(
             HostileCase(
-                label: "4096×4096 canvas with --padding 1 to a sheet is refused before rendering (64: larger than a page)",
+                label:
+                    "4096×4096 canvas with --padding 1 to a sheet is refused before rendering (64: larger than a page)",
                 files: ["h.json": .text(bigCanvas)],
                 arguments: ["h.json", "-o", "out/", "--format", "sheet", "--padding", "1"],
                 status: 64,

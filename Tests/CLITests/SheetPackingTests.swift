@@ -21,7 +21,8 @@ func checkSheet(
     let layout = sheet.layout
     #expect(sheet.pages.count == layout.pages.count, sourceLocation: sourceLocation)
     for (k, page) in layout.pages.enumerated() where k < sheet.pages.count {
-        #expect(sheet.pages[k].width == page.width && sheet.pages[k].height == page.height, sourceLocation: sourceLocation)
+        #expect(
+            sheet.pages[k].width == page.width && sheet.pages[k].height == page.height, sourceLocation: sourceLocation)
         if let maxSize { #expect(page.width <= maxSize && page.height <= maxSize, sourceLocation: sourceLocation) }
     }
     // Distinct cells: merged frames must share the whole record's rectangle.
@@ -105,8 +106,12 @@ func checkSheet(
                 // Merged frames are exactly the repeated ones: one cell per distinct (pixels, offset).
                 var seen = Set<[UInt8]>()
                 for (i, f) in packed.frames.enumerated() {
-                    var key = DuplicateFinder.crop(animation.frames[i], Box(x: f.sourceX, y: f.sourceY, w: f.width, h: f.height))
-                    key += [UInt8(truncatingIfNeeded: f.sourceX), UInt8(truncatingIfNeeded: f.sourceY), UInt8(truncatingIfNeeded: f.width)]
+                    var key = DuplicateFinder.crop(
+                        animation.frames[i], Box(x: f.sourceX, y: f.sourceY, w: f.width, h: f.height))
+                    key += [
+                        UInt8(truncatingIfNeeded: f.sourceX), UInt8(truncatingIfNeeded: f.sourceY),
+                        UInt8(truncatingIfNeeded: f.width),
+                    ]
                     seen.insert(key)
                 }
                 let cells = Set(packed.frames.map { "\($0.page):\($0.x):\($0.y)" })
@@ -200,15 +205,19 @@ func checkSheet(
                 let name = entry["filename"] as? String ?? ""
                 let index = Int(name.split(separator: " ").last?.dropLast(4) ?? "") ?? -1
                 frames.append(
-                    (SheetFrame(
-                        filename: name, x: r["x"] ?? 0, y: r["y"] ?? 0, width: r["w"] ?? 0, height: r["h"] ?? 0,
-                        duration: 1, sourceX: s["x"] ?? 0, sourceY: s["y"] ?? 0, sourceWidth: size["w"], sourceHeight: size["h"],
-                        page: k), index))
+                    (
+                        SheetFrame(
+                            filename: name, x: r["x"] ?? 0, y: r["y"] ?? 0, width: r["w"] ?? 0, height: r["h"] ?? 0,
+                            duration: 1, sourceX: s["x"] ?? 0, sourceY: s["y"] ?? 0, sourceWidth: size["w"],
+                            sourceHeight: size["h"],
+                            page: k), index
+                    ))
             }
         }
         #expect(frames.count == 60)
         for (f, index) in frames {
-            let path = dir + "/f/circular-progress-\(String(repeating: "0", count: 3 - String(index).count))\(index).png"
+            let path =
+                dir + "/f/circular-progress-\(String(repeating: "0", count: 3 - String(index).count))\(index).png"
             let expected = try PNGCodec.decode(readBytes(path))
             guard let page = images["\(f.page)"] else { continue }
             var rebuilt = RGBAImage(width: f.sourceWidth, height: f.sourceHeight)
