@@ -30,7 +30,10 @@ struct ExportJob: Sendable {
 
     /// Every file the job writes, in order.
     var paths: [String] {
-        zip(request.targets, framePlans).filter { $0.0.written }.flatMap { $0.0.paths(frameCount: $0.1.frameCount) }
+        let size = request.pixelSize
+        return zip(request.targets, framePlans).filter { $0.0.written }.flatMap {
+            $0.0.paths(plan: $0.1, width: size.width, height: size.height, settings: request.settings)
+        }
     }
 
     /// The frame plan of the first target of `kind`, if any.

@@ -62,7 +62,12 @@ extension Command {
           --padding PX           transparent pixels around every cell (default 0)
           --extrude PX           repeat each cell's edge pixels PX times outwards (0…64)
           --trim                 cut frames to their visible pixels (JSON spriteSourceSize)
-          --sheet-type TYPE      grid (default), horizontal or vertical
+          --sheet-type TYPE      grid (default), horizontal, vertical, or packed (MaxRects:
+                                 trimmed cells of their own sizes on the smallest page)
+          --merge-duplicates     identical frames share one cell (same rectangle in the JSON)
+          --max-size PX          largest page side (default 4096; 1…16384, a warning above
+                                 8192); more pages NAME-0.png, NAME-1.png… when frames overflow
+          --pot                  page sides rounded up to powers of two
           --sheet-colors N       allow a palette PNG of N colours (2…256) when smaller
           --sheet-format NAME    the data file: aseprite (default; json-hash, read by Phaser
                                  atlas/aseprite and PixiJS), aseprite-array, texturepacker,

@@ -65,6 +65,12 @@ struct Options: Equatable {
     var effort: EncodeEffort = .standard
     var trim = false
     var sheetType: SheetLayout = .grid
+    /// `--max-size N`: largest sheet page side in pixels.
+    var maxSize = 4096
+    /// `--pot`: power-of-two page sides.
+    var powerOfTwo = false
+    /// `--merge-duplicates`: identical frames share a cell.
+    var mergeDuplicates = false
     var sheetColors: Int?
     /// `--sheet-format`: the sheet's data file.
     var sheetFormat: SheetDataFormat = .defaultFormat
@@ -91,14 +97,17 @@ struct Options: Equatable {
         "--matte": "a colour or none", "--loop": "a play count or forever",
         "--columns": "a column count", "--padding": "pixels", "--set": "NAME=VALUE",
         "--frames": "a directory", "--dither": "none, ordered or fs", "--lossy": "levels 0…255", "--extrude": "pixels",
-        "--sheet-type": "grid, horizontal or vertical", "--sheet-colors": "a colour count",
+        "--sheet-type": "grid, horizontal, vertical or packed", "--sheet-colors": "a colour count",
+        "--max-size": "a page size in pixels",
         "--sheet-format": "a data format (aseprite, pixi, godot, css, …)", "--frame-name": "a template like {frame}",
         "--format": "a list of gif, apng, webp, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
         "--quality": "a WebP quality 0…100", "--effort": "standard or max",
     ]
-    static let flags = ["--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim"]
+    static let flags = [
+        "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot", "--merge-duplicates",
+    ]
 
     /// Options each subcommand refuses (everything else applies to it).
     static let refused: [Subcommand: Set<String>] = [
@@ -147,6 +156,8 @@ struct Options: Equatable {
                 case "--watch": options.watch = true
                 case "--strict": options.strict = true
                 case "--trim": options.trim = true
+                case "--pot": options.powerOfTwo = true
+                case "--merge-duplicates": options.mergeDuplicates = true
                 default: options.version = true
                 }
                 continue
@@ -291,8 +302,11 @@ struct Options: Equatable {
             extrude = try Self.integer(value, name, "whole pixels 0…64", 0...64)
         case "--sheet-type":
             sheetType = try Self.choice(
-                value, name, ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical],
-                "grid, horizontal or vertical")
+                value, name, ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical, "packed": .packed],
+                "grid, horizontal, vertical or packed")
+        case "--max-size":
+            maxSize = try Self.integer(
+                value, name, "a page size of 1…\(SheetFormat.maximumSide) pixels", 1...SheetFormat.maximumSide)
         case "--sheet-colors":
             sheetColors = try Self.integer(value, name, "a palette size 2…256", 2...256)
         case "--sheet-format":
@@ -332,6 +346,9 @@ struct Options: Equatable {
         settings.extrude = extrude
         settings.trim = trim
         settings.layout = sheetType
+        settings.maxSize = maxSize
+        settings.powerOfTwo = powerOfTwo
+        settings.mergeDuplicates = mergeDuplicates
         settings.sheetColors = sheetColors
         settings.frameNameTemplate = frameName
         return settings

@@ -199,7 +199,7 @@ enum PreviewPage {
         html += timingBlock(product)
         if let sheet = shown(product).first(where: { $0.sheet != nil })?.sheet {
             html += """
-                <details><summary>whole sheet: \(sheet.columns)×\(sheet.rows) cells, \(sheet.width)×\(sheet.height) px</summary>
+                <details><summary>whole sheet: \(sheet.columns > 0 ? "\(sheet.columns)×\(sheet.rows) cells" : "packed"), \(sheet.width)×\(sheet.height) px</summary>
                 <div class="sheet-\(n)" style="width: \(cssPixels(sheet.width, job.scale))px; \
                 height: \(cssPixels(sheet.height, job.scale))px"></div></details>
 

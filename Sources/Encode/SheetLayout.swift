@@ -9,4 +9,7 @@ public enum SheetLayout: Equatable, Sendable, CaseIterable {
     case horizontal
     /// One column, top to bottom; with trimming each cell is as tall as its frame.
     case vertical
+    /// Cells of their own sizes packed by MaxRects (`SheetPacker`) into the smallest page found,
+    /// never larger in area than `.grid` of the same cells.
+    case packed
 }

@@ -23,6 +23,15 @@ public struct SpriteSheetOptions: Equatable, Sendable {
     public var trim: Bool
     /// How cells are arranged.
     public var layout: SheetLayout
+    /// Largest page side, pixels, 1…`SpriteSheetBuilder.maximumPageSide` (default 4096, what
+    /// most mobile GPUs accept); cells that do not fit one page continue on the next.
+    public var maxSize: Int
+    /// Whether every page's width and height are rounded up to powers of two (then no larger
+    /// than the largest power of two ≤ `maxSize`).
+    public var powerOfTwo: Bool
+    /// Whether frames whose stored pixels and trim offset equal an earlier frame's share its
+    /// cell (Aseprite's `--merge-duplicates`).
+    public var mergeDuplicates: Bool
     /// Pixel density the frames were rendered at (`meta.scale`, written as a string such as
     /// `"1"` or `"2"`, as Aseprite does), finite and > 0.
     public var scale: Double
@@ -35,11 +44,12 @@ public struct SpriteSheetOptions: Equatable, Sendable {
     /// `meta.version`, that program's version.
     public var version: String
 
-    /// Options with the given values; by default a grid with automatic columns, no padding,
-    /// extrusion or trimming, scale 1.
+    /// Options with the given values; by default a grid with automatic columns on pages of at
+    /// most 4096 px, no padding, extrusion, trimming or merging, scale 1.
     public init(
         name: String, imageName: String, columns: Int? = nil, padding: Int = 0, extrude: Int = 0,
-        trim: Bool = false, layout: SheetLayout = .grid, scale: Double = 1, frameRate: Double,
+        trim: Bool = false, layout: SheetLayout = .grid, maxSize: Int = 4096, powerOfTwo: Bool = false,
+        mergeDuplicates: Bool = false, scale: Double = 1, frameRate: Double,
         loopSeconds: Double, app: String = "animexport", version: String = "0.1.0"
     ) {
         self.name = name
@@ -49,6 +59,9 @@ public struct SpriteSheetOptions: Equatable, Sendable {
         self.extrude = extrude
         self.trim = trim
         self.layout = layout
+        self.maxSize = maxSize
+        self.powerOfTwo = powerOfTwo
+        self.mergeDuplicates = mergeDuplicates
         self.scale = scale
         self.frameRate = frameRate
         self.loopSeconds = loopSeconds

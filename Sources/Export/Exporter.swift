@@ -88,7 +88,10 @@ public struct ExportRequest: Sendable {
     /// - Throws: `LoopPlanError` as `framePlans` does.
     public func paths() throws(LoopPlanError) -> [String] {
         let plans = try framePlans()
-        return zip(targets, plans).filter { $0.0.written }.flatMap { $0.0.paths(frameCount: $0.1.frameCount) }
+        let size = pixelSize
+        return zip(targets, plans).filter { $0.0.written }.flatMap {
+            $0.0.paths(plan: $0.1, width: size.width, height: size.height, settings: settings)
+        }
     }
 
     /// Frames rendered when every target is made and the loop fits the frame cache: one render
@@ -215,13 +218,15 @@ public enum Exporter {
     /// - Throws: `EncodeError` as `SpriteSheetBuilder.build` does.
     public static func sheet(
         _ animation: RenderedAnimation, imageName: String, columns: Int?, padding: Int, extrude: Int = 0,
-        trim: Bool = false, layout: SheetLayout = .grid
+        trim: Bool = false, layout: SheetLayout = .grid, maxSize: Int = 4096, powerOfTwo: Bool = false,
+        mergeDuplicates: Bool = false
     ) throws -> SpriteSheet {
         let plan = animation.plan
         let durations = FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount)
         let options = SpriteSheetOptions(
             name: animation.composition.name, imageName: imageName, columns: columns,
-            padding: padding, extrude: extrude, trim: trim, layout: layout, scale: animation.scale,
+            padding: padding, extrude: extrude, trim: trim, layout: layout, maxSize: maxSize, powerOfTwo: powerOfTwo,
+            mergeDuplicates: mergeDuplicates, scale: animation.scale,
             frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
             version: version)
         return try SpriteSheetBuilder.build(frames: animation.frames, durations: durations, options: options)

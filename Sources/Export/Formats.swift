@@ -71,14 +71,18 @@ public struct GIFFormat: OutputFormat {
     }
 }
 
-/// Sprite sheet (`NAME.png` + its data file: `NAME.json`, `NAME.tres` or `NAME.css` by the
-/// target's `sheetData`) through `SpriteSheetBuilder`, `SheetPNGEncoder` and `SheetData`.
+/// Sprite sheet (`NAME.png`, or for a multipack `NAME-0.png`, `NAME-1.png`, …, plus the data
+/// file(s) of the target's `sheetData`: `NAME.json` per page, or one `NAME.json`, `NAME.tres` or
+/// `NAME.css`) through `SpriteSheetBuilder`, `SheetPNGEncoder` and `SheetData`.
 public struct SheetFormat: OutputFormat {
-    /// Largest sheet side written, pixels: the largest texture desktop GPUs accept.
-    public static let maximumSide = 16384
-    /// Largest sheet written, pixels: Pillow refuses images over twice its `MAX_IMAGE_PIXELS`
-    /// (89 478 485) as decompression bombs, so every sheet we write opens there.
-    public static let maximumPixels = 178_956_970
+    /// Largest page side written, pixels: the largest texture desktop GPUs accept.
+    public static let maximumSide = SpriteSheetBuilder.maximumPageSide
+    /// Largest page written, pixels: Pillow refuses images over twice its `MAX_IMAGE_PIXELS`
+    /// (89 478 485) as decompression bombs, so every page we write opens there.
+    public static let maximumPixels = SpriteSheetBuilder.maximumPagePixels
+    /// Pages with a side above this get a warning: many mobile WebGL contexts stop at 4096 or
+    /// 8192 px.
+    public static let warningSide = 8192
 
     /// A sheet format value.
     public init() {}
@@ -89,9 +93,26 @@ public struct SheetFormat: OutputFormat {
     /// `sprite sheet + data file`.
     public var title: String { "sprite sheet + NAME.json" }
 
-    /// The PNG, then its data file beside it (`x.png` → `x.json`, `x.tres` or `x.css`).
+    /// The PNG, then its data file beside it (`x.png` → `x.json`, `x.tres` or `x.css`): a
+    /// one-page sheet.
     public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
         [target.path] + Self.dataPaths(target, pageImages: [target.path])
+    }
+
+    /// Every page PNG, then every page's JSON. The page count is exact without `--trim` and
+    /// `--merge-duplicates`; with either it depends on the pixels, so the list holds every file
+    /// the sheet can need: `NAME.png` and `NAME-0.png` … `NAME-K.png` up to the untrimmed
+    /// count (`SpriteSheetBuilder.pageCountBound`), which no trimmed or merged sheet exceeds.
+    public func paths(
+        of target: OutputTarget, plan: LoopPlan, width: Int, height: Int, settings: ExportSettings
+    ) -> [String] {
+        let options = Self.options(target: target, settings: settings, frameRate: 1, loopSeconds: 0, scale: 1)
+        let bound = SpriteSheetBuilder.pageCountBound(
+            frameCount: plan.frameCount, width: width, height: height, options: options)
+        var pngs: [String] = []
+        if bound <= 1 || settings.trim || settings.mergeDuplicates { pngs.append(target.path) }
+        if bound > 1 { pngs += (0..<bound).map { SpriteSheetBuilder.pageName(target.path, page: $0, of: bound) } }
+        return pngs + Self.dataPaths(target, pageImages: pngs)
     }
 
     /// `dir/NAME.json` for `dir/NAME.png`.
@@ -121,52 +142,36 @@ public struct SheetFormat: OutputFormat {
         return ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
     }
 
-    /// Refuses a sheet larger than `maximumSide` or `maximumPixels` (sized without trimming, the
-    /// largest it can be) before anything is rendered.
+    /// Refuses, before anything is rendered, a frame that with its extrusion and padding is
+    /// larger than a page (`--max-size`), sized without trimming, the largest it can be.
     public func preflight(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String] {
-        guard let size = Self.untrimmedSize(frames: plan.frameCount, width: width, height: height, settings: settings)
-        else { return ["the sprite sheet's size overflows; use fewer frames (--fps) or a smaller --scale"] }
-        if size.width <= Self.maximumSide, size.height <= Self.maximumSide,
-            size.width * size.height <= Self.maximumPixels
-        {
-            return []
-        }
+        let options = Self.options(
+            target: OutputTarget(kind: .sheet, path: "x.png"), settings: settings, frameRate: 1, loopSeconds: 0,
+            scale: 1)
+        let limits = SpriteSheetBuilder.pageLimits(options)
+        let (cellWidth, o1) = width.addingReportingOverflow(2 * settings.extrude + 2 * settings.padding)
+        let (cellHeight, o2) = height.addingReportingOverflow(2 * settings.extrude + 2 * settings.padding)
+        guard o1 || o2 || cellWidth > limits.width || cellHeight > limits.height else { return [] }
         return [
-            "the sprite sheet of \(plan.frameCount) frames of \(width)×\(height) px would be \(size.width)×\(size.height) px (limits: \(Self.maximumSide) px a side, \(Self.maximumPixels) px in all, so that GPUs and image libraries load it); use a smaller --scale, a lower --fps, --columns, or write a GIF, APNG or WebP instead (--format)"
+            "a sprite sheet frame of \(width)×\(height) px with \(settings.extrude) px extrusion and \(settings.padding) px padding does not fit a page of \(limits.width)×\(limits.height) px (--max-size \(settings.maxSize)\(settings.powerOfTwo ? ", --pot" : "")); use a smaller --scale, a larger --max-size (at most \(Self.maximumSide)), or write a GIF, APNG or WebP instead (--format)"
         ]
     }
 
-    /// The sheet size `SpriteSheetBuilder` gives without trimming, or nil on overflow.
-    static func untrimmedSize(frames count: Int, width: Int, height: Int, settings: ExportSettings)
-        -> (width: Int, height: Int)?
-    {
-        let e = settings.extrude
-        let p = settings.padding
-        func span(_ cells: Int, _ side: Int) -> Int? {
-            let (pitch, o1) = (side + 2 * e).addingReportingOverflow(p)
-            let (all, o2) = pitch.multipliedReportingOverflow(by: cells)
-            let (total, o3) = all.addingReportingOverflow(p)
-            return o1 || o2 || o3 ? nil : total
-        }
-        switch settings.layout {
-        case .grid:
-            var columns = settings.columns ?? 1
-            if settings.columns == nil { while columns * columns < count { columns += 1 } }
-            columns = max(1, min(columns, count))
-            let rows = (count + columns - 1) / columns
-            guard let w = span(columns, width), let h = span(rows, height) else { return nil }
-            return (w, h)
-        case .horizontal:
-            guard let w = span(count, width), let h = span(1, height) else { return nil }
-            return (w, h)
-        case .vertical:
-            guard let w = span(1, width), let h = span(count, height) else { return nil }
-            return (w, h)
-        }
+    /// The builder's options for `target` and `settings`.
+    static func options(
+        target: OutputTarget, settings s: ExportSettings, frameRate: Double, loopSeconds: Double, scale: Double,
+        name: String = ""
+    ) -> SpriteSheetOptions {
+        SpriteSheetOptions(
+            name: name, imageName: (target.path as NSString).lastPathComponent, columns: s.columns,
+            padding: s.padding, extrude: s.extrude, trim: s.trim, layout: s.layout, maxSize: s.maxSize,
+            powerOfTwo: s.powerOfTwo, mergeDuplicates: s.mergeDuplicates, scale: scale, frameRate: frameRate,
+            loopSeconds: loopSeconds, version: s.version)
     }
 
-    /// Builds the sheet, then writes its PNG and, after it, the data file that describes it
-    /// (`target.sheetData`, frame names from `settings.frameNameTemplate` or the format's
+    /// Builds the sheet page by page, writing each page's PNG as soon as it is drawn (so one
+    /// page is held at a time), then the data file(s) that describe every page after all the
+    /// PNGs (`target.sheetData`, frame names from `settings.frameNameTemplate` or the format's
     /// default).
     /// - Throws: `EncodeError` (also for a frame-name template that names two frames alike),
     ///   `RenderError`, or the sink's `WriteError`.
@@ -176,32 +181,51 @@ public struct SheetFormat: OutputFormat {
         let plan = context.plan
         let s = context.settings
         let durations = FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount)
-        let options = SpriteSheetOptions(
-            name: context.composition.name, imageName: (target.path as NSString).lastPathComponent,
-            columns: s.columns, padding: s.padding, extrude: s.extrude, trim: s.trim, layout: s.layout,
-            scale: context.scale, frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
-            version: s.version)
-        let sheet = try SpriteSheetBuilder.build(source: frames, durations: durations, options: options)
-        let png = try SheetPNGEncoder.encode(sheet.image, maximumColors: s.sheetColors).bytes
-        let pages = [
-            SheetPage(
-                imageName: (target.path as NSString).lastPathComponent, width: sheet.image.width,
-                height: sheet.image.height)
-        ]
+        let options = Self.options(
+            target: target, settings: s, frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
+            scale: context.scale, name: context.composition.name)
+        var product = FormatProduct(target: target)
+        var pagePaths: [String] = []
+        var firstPNG: [UInt8]?
+        let layout = try SpriteSheetBuilder.build(source: frames, durations: durations, options: options) {
+            k, image, layout in
+            // The files were planned for at most `bound` pages (`paths`); never write others.
+            let bound = SpriteSheetBuilder.pageCountBound(
+                frameCount: frames.frameCount, width: frames.width, height: frames.height, options: options)
+            if k == 0, layout.pages.count > max(1, bound) {
+                throw EncodeError(
+                    "\(target.path): the sheet needs \(layout.pages.count) pages, more than the \(bound) planned")
+            }
+            let png = try SheetPNGEncoder.encode(image, maximumColors: s.sheetColors).bytes
+            let path = SpriteSheetBuilder.pageName(target.path, page: k, of: layout.pages.count)
+            try sink.put(OutputFile(path: path, bytes: png))
+            product.byteCount += png.count
+            if k == 0 { firstPNG = png }
+            pagePaths.append(path)
+            if image.width > Self.warningSide || image.height > Self.warningSide {
+                product.warnings.append(
+                    "\(path): the page is \(image.width)×\(image.height) px; many mobile GPUs stop at 4096 or 8192 px a side (--max-size)"
+                )
+            }
+        }
         let data = try Self.dataFiles(
-            target: target, pages: pages, frames: sheet.frames, durations: durations, context: context)
-        try sink.put(OutputFile(path: target.path, bytes: png))
-        let dataPaths = Self.dataPaths(target, pageImages: [target.path])
+            target: target, pages: layout.pages, frames: layout.frames, durations: durations, context: context)
+        let dataPaths = Self.dataPaths(target, pageImages: pagePaths)
         for (path, file) in zip(dataPaths, data) {
             try sink.put(OutputFile(path: path, bytes: file.bytes, describesEarlier: true))
         }
-        var product = FormatProduct(target: target)
-        product.byteCount = png.count
-        let dataNames = data.map(\.name).joined(separator: ", ")
-        product.facts = "\(sheet.image.width)×\(sheet.image.height) sheet + \(dataNames)"
+        let names = data.map(\.name)
+        if layout.pages.count == 1, let page = layout.pages.first {
+            product.facts = "\(page.width)×\(page.height) sheet + \(names.joined(separator: ", "))"
+            product.sheet = SheetSummary(layout)
+            if context.keepBytes { product.previewBytes = firstPNG }
+        } else {
+            let widest = layout.pages.map(\.width).max() ?? 0
+            let highest = layout.pages.map(\.height).max() ?? 0
+            product.facts =
+                "\(layout.pages.count) sheet pages of up to \(widest)×\(highest) + \(names.first ?? "")…\(names.last ?? "")"
+        }
         product.timing = TimingReport.make(plan: plan, delays: durations, grid: .milliseconds)
-        product.sheet = SheetSummary(sheet)
-        if context.keepBytes { product.previewBytes = png }
         return product
     }
 }

@@ -70,8 +70,14 @@ public struct OutputTarget: Equatable, Hashable, Sendable {
         self.sheetData = sheetData
     }
 
-    /// Every file the target writes for a loop of `frameCount` frames, in commit order.
+    /// Every file the target writes for a loop of `frameCount` frames with the default
+    /// settings, in commit order.
     public func paths(frameCount: Int) -> [String] { kind.format.paths(of: self, frameCount: frameCount) }
+
+    /// Every file the target may write for `plan`'s frames of `width`×`height` px with `settings`.
+    public func paths(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String] {
+        kind.format.paths(of: self, plan: plan, width: width, height: height, settings: settings)
+    }
 }
 
 /// One file's bytes, made before anything is written.
@@ -121,8 +127,15 @@ public struct ExportSettings: Equatable, Sendable {
     public var extrude = 0
     /// Cut each sheet cell to its frame's non-transparent box.
     public var trim = false
-    /// Grid, one row or one column.
+    /// Grid, one row, one column or packed.
     public var layout: SheetLayout = .grid
+    /// Largest sheet page side, pixels (`--max-size`, 1…16384, default 4096); more pages when
+    /// the frames do not fit one.
+    public var maxSize = 4096
+    /// Round sheet page sides up to powers of two (`--pot`).
+    public var powerOfTwo = false
+    /// Let identical frames share one sheet cell (`--merge-duplicates`).
+    public var mergeDuplicates = false
     /// Colours of a palette sheet PNG (nil = RGBA).
     public var sheetColors: Int?
     /// The sheet data's frame-name template (`--frame-name`, Aseprite's `--filename-format`
@@ -210,6 +223,10 @@ public protocol OutputFormat: Sendable {
     func target(directory: String, stem: String) -> OutputTarget
     /// Every file `target` writes for a loop of `frameCount` frames, in commit order.
     func paths(of target: OutputTarget, frameCount: Int) -> [String]
+    /// Every file `target` may write for `plan`'s frames of `width`×`height` pixels with
+    /// `settings` (a sheet's page count depends on them), in commit order.
+    func paths(of target: OutputTarget, plan: LoopPlan, width: Int, height: Int, settings: ExportSettings)
+        -> [String]
     /// The frames this format encodes when `plan` was asked for: the same plan, or one with
     /// fewer frames where the format cannot play them (GIF above 50 fps).
     /// - Parameter duration: the period override the plan was made with, seconds, or nil.
@@ -238,6 +255,13 @@ extension OutputFormat {
     /// The main file alone.
     public func paths(of target: OutputTarget, frameCount: Int) -> [String] { [target.path] }
 
+    /// `paths(of:frameCount:)`: the files do not depend on the settings.
+    public func paths(
+        of target: OutputTarget, plan: LoopPlan, width: Int, height: Int, settings: ExportSettings
+    ) -> [String] {
+        paths(of: target, frameCount: plan.frameCount)
+    }
+
     /// The requested plan unchanged.
     public func framePlan(for plan: LoopPlan, of composition: Composition, duration: Double?) throws(LoopPlanError)
         -> LoopPlan
@@ -250,25 +274,28 @@ extension OutputFormat {
     public func preflight(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String] { [] }
 }
 
-/// A sprite sheet's layout without its pixels.
+/// A one-page sprite sheet's layout without its pixels.
 public struct SheetSummary: Equatable, Sendable {
     /// Sheet width in pixels.
     public var width: Int
     /// Sheet height in pixels.
     public var height: Int
-    /// Cells per row.
+    /// Cells per row (0 for a packed sheet).
     public var columns: Int
-    /// Rows of cells.
+    /// Rows of cells (0 for a packed sheet).
     public var rows: Int
     /// One record per frame, in frame order.
     public var frames: [SheetFrame]
 
-    /// The layout of `sheet`.
-    public init(_ sheet: SpriteSheet) {
-        width = sheet.image.width
-        height = sheet.image.height
-        columns = sheet.columns
-        rows = sheet.rows
-        frames = sheet.frames
+    /// The layout of `sheet`'s first page.
+    public init(_ sheet: SpriteSheet) { self.init(sheet.layout) }
+
+    /// The first page of `layout` (0×0 when it has none).
+    public init(_ layout: SheetLayoutResult) {
+        width = layout.pages.first?.width ?? 0
+        height = layout.pages.first?.height ?? 0
+        columns = layout.columns
+        rows = layout.rows
+        frames = layout.frames
     }
 }

@@ -19,7 +19,7 @@ import Testing
         (["--extrude", "-1"], "--extrude -1: expected whole pixels 0…64"),
         (["--extrude", "65"], "--extrude 65: expected whole pixels 0…64"),
         (["--trim=yes"], "--trim takes no value"),
-        (["--sheet-type", "diagonal"], "--sheet-type diagonal: expected grid, horizontal or vertical"),
+        (["--sheet-type", "diagonal"], "--sheet-type diagonal: expected grid, horizontal, vertical or packed"),
         (["--sheet-colors", "1"], "--sheet-colors 1: expected a palette size 2…256"),
         (["--sheet-colors", "300"], "--sheet-colors 300: expected a palette size 2…256"),
         (["--columns", "3", "--sheet-type", "vertical"], "--columns applies to --sheet-type grid only"),
@@ -35,7 +35,12 @@ import Testing
     @Test func trimExtrudeAndSheetTypeReachTheSheet() throws {
         let dir = try temporaryDirectory()
         let run = try runTool(
-            [Self.circular, "-o", "s.png", "--trim", "--extrude", "1", "--sheet-type", "horizontal"], in: dir)
+            // One page: the strip is wider than the default --max-size 4096.
+            [
+                Self.circular, "-o", "s.png", "--trim", "--extrude", "1", "--sheet-type", "horizontal", "--max-size",
+                "8192",
+            ],
+            in: dir)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json")))
         let hash = (json as? [String: Any])?["frames"] as? [String: [String: Any]] ?? [:]

@@ -569,8 +569,10 @@ extension HostileCase {
             """
         cases.append(
             HostileCase(
-                label: "4096×4096 canvas to a sheet is refused before rendering (64: an image too large)",
-                files: ["h.json": .text(bigCanvas)], arguments: ["h.json", "-o", "out/", "--format", "sheet"],
+                label:
+                    "4096×4096 canvas with --padding 1 to a sheet is refused before rendering (64: larger than a page)",
+                files: ["h.json": .text(bigCanvas)],
+                arguments: ["h.json", "-o", "out/", "--format", "sheet", "--padding", "1"],
                 status: 64,
                 fragments: ["h.json", "sprite sheet"])
         )
@@ -830,15 +832,17 @@ extension HostileCase {
             files: ["p.json": .bundled("circular-progress.json")], arguments: ["p.json", "-o", "out/x.gif", "-q"],
             status: 0, fragments: [], outputs: ["out/x.gif"], wallSeconds: 300, addressSpace: 768 << 20),
         HostileCase(
-            label: "circular-progress --scale 16 --format sheet is refused before rendering",
+            label: "circular-progress --scale 16 --max-size 2048 --format sheet is refused before rendering",
             files: ["p.json": .bundled("circular-progress.json")],
-            arguments: ["p.json", "-o", "out/", "--format", "sheet", "--scale", "16"], status: 64,
-            fragments: ["3968×3968 px would be 55552×51584 px", "--scale"], wallSeconds: 20, addressSpace: 768 << 20),
+            arguments: ["p.json", "-o", "out/", "--format", "sheet", "--scale", "16", "--max-size", "2048"], status: 64,
+            fragments: ["frame of 3968×3968 px", "does not fit a page of 2048×2048 px", "--scale"], wallSeconds: 20,
+            addressSpace: 768 << 20),
         HostileCase(
-            label: "circular-progress --scale 8 --format gif,sheet: sheet refused, nothing written",
+            label: "circular-progress --scale 8 --max-size 1024 --format gif,sheet: sheet refused, nothing written",
             files: ["p.json": .bundled("circular-progress.json")],
-            arguments: ["p.json", "-o", "out/", "--format", "gif,sheet", "--scale", "8"], status: 64,
-            fragments: ["1984×1984 px would be", "--scale"], wallSeconds: 20, addressSpace: 768 << 20),
+            arguments: ["p.json", "-o", "out/", "--format", "gif,sheet", "--scale", "8", "--max-size", "1024"],
+            status: 64, fragments: ["frame of 1984×1984 px", "--max-size 1024"], wallSeconds: 20,
+            addressSpace: 768 << 20),
     ]
 
     /// Memory jobs the tool does not yet meet: the GIF encoder still grows by about one RGBA

@@ -197,7 +197,7 @@ private func options(columns: Int? = nil, padding: Int = 0) -> SpriteSheetOption
 
 @Test func ceilingSquareRootIsExact() {
     #expect(
-        (1...17).map(SpriteSheetBuilder.ceilingSquareRoot) == [
+        (1...17).map(SheetPlanner.ceilingSquareRoot) == [
             1, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5,
         ])
 }
