@@ -13,7 +13,9 @@
 #                (scripts/fuzz.py); exits non-zero on any failure
 #   make fuzz-short  the same for 60 s (what `make test`, and so CI, runs)
 #   make bench   time and memory of the circular preset at 1x and 4x, and peak memory of whole
-#                exports at 1x-16x and of a 600 s loop at 50 fps on 256x256 (release build)
+#                exports: circular-progress GIF at 1x, 4x, 8x, 16x (and GIF + sheet at 1x, 4x),
+#                and a 600 s loop at 50 fps on 256x256 as GIF, APNG and WebP (release build;
+#                the 600 s rows take several minutes each)
 #   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
 #                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
 #   make lint    check formatting and doc comments with swift format (strict)
@@ -77,12 +79,17 @@ bench: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport-bench
 	.build/release/animexport-bench --header presets/circular.json --scale 1
 	.build/release/animexport-bench presets/circular.json --scale 4
-	@echo "Peak memory of whole exports (frames streamed through the encoders):"
+	@echo "Peak memory of whole exports (frames streamed through the encoders; one process per row;"
+	@echo "the 600 s rows are 30 000 frames each and take minutes):"
 	.build/release/animexport-bench --export presets/circular-progress.json --scale 1 --header
 	.build/release/animexport-bench --export presets/circular-progress.json --scale 4
+	.build/release/animexport-bench --export presets/circular-progress.json --scale 1 --formats gif
+	.build/release/animexport-bench --export presets/circular-progress.json --scale 4 --formats gif
 	.build/release/animexport-bench --export presets/circular-progress.json --scale 8 --formats gif
 	.build/release/animexport-bench --export presets/circular-progress.json --scale 16 --formats gif
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats gif
+	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats apng
+	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats webp
 
 bench-peers: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport

@@ -381,7 +381,24 @@ struct GIFFrameOptimizer {
         } else {
             chosen = try encode(frame.target, over: frame.canvas, in: frame.rect, pinned: frame.pinned, lzw)
         }
-        return finish(chosen, final: !near.isEmpty, delay: frame.delay, disposal: frame.disposal, lzw)
+        var written = finish(chosen, final: !near.isEmpty, delay: frame.delay, disposal: frame.disposal, lzw)
+        written.imageData = Self.fitted(written.imageData)
+        return written
+    }
+
+    /// `data` in a buffer of its own size. An LZW stream is built in a buffer reserved for half
+    /// its rectangle's pixels (`LZWRun`), and the plan keeps every frame's stream until the file
+    /// is written: kept as built, a 1984×1984 frame's 2 MB buffer held a 90 kB stream, and the
+    /// unused capacity grew with the number of frames.
+    static func fitted(_ data: [UInt8]) -> [UInt8] {
+        guard data.capacity > data.count + data.count / 8 + 64 else { return data }
+        return [UInt8](unsafeUninitializedCapacity: data.count) { out, initialized in
+            data.withUnsafeBufferPointer { data in
+                guard let from = data.baseAddress, let to = out.baseAddress else { return }
+                to.update(from: from, count: data.count)
+            }
+            initialized = data.count
+        }
     }
 
     /// The shortest stream this encoder finds for `greedy`'s pixels: the greedy choice at

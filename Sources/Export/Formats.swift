@@ -44,7 +44,8 @@ public struct GIFFormat: OutputFormat {
             ? [] : ["a GIF is at most 65535 pixels a side; these frames are \(width)×\(height)"]
     }
 
-    /// Encodes with `GIFEncoder`; the timing report reads the delays back from the file.
+    /// Encodes with `GIFEncoder.encode(source:delays:options:)`, streaming `frames`; the timing
+    /// report takes the delays as written (merged frames summed).
     /// - Throws: `EncodeError`, `RenderError`, or the sink's `WriteError`.
     public func encode(
         _ frames: any FrameSource, target: OutputTarget, context: EncodeContext, sink: any OutputSink
@@ -52,8 +53,9 @@ public struct GIFFormat: OutputFormat {
         var options = context.settings.gif
         options.workers = context.workers
         let delays = FrameTiming.centisecondDelays(period: context.plan.period, frameCount: context.plan.frameCount)
-        let encoded = try GIFEncoder.encode(
-            frames: try frames.frames(0..<frames.frameCount), delays: delays, options: options)
+        // Streamed: the encoder's three passes each ask for the frames batch by batch, so a
+        // loop larger than the frame cache is rendered again per pass instead of held whole.
+        let encoded = try GIFEncoder.encode(source: frames, delays: delays, options: options)
         try sink.put(OutputFile(path: target.path, bytes: encoded.bytes))
         var product = FormatProduct(target: target)
         product.byteCount = encoded.bytes.count

@@ -239,7 +239,12 @@ if CommandLine.arguments.dropFirst().first == "--export" {
         rest.removeFirst()
         switch a {
         case "--formats":
-            formats = value.split(separator: ",").compactMap { OutputFormatKind(rawValue: String($0)) }
+            formats = value.split(separator: ",").map { name in
+                guard let kind = OutputFormatKind(rawValue: String(name)) else {
+                    fail("--formats \(value): \(name) is not one of gif, apng, webp, sheet, frames", 64)
+                }
+                return kind
+            }
         default:
             guard let number = Double(value), number > 0 else { fail("\(a) \(value): expected a number > 0", 64) }
             if a == "--scale" {
