@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]),
+        // libdeflate (MIT, Debian libdeflate-dev 1.14), APNGEncoder's compressor at level 12.
+        .systemLibrary(
+            name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         // Zopfli, for APNGEncoder's effort .max (no pkg-config file in Debian).
         .systemLibrary(
             name: "CZopfli", path: "Sources/CZopfli",
@@ -43,7 +47,7 @@ let package = Package(
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
-        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CZopfli"]),
+        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),

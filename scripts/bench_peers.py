@@ -350,6 +350,11 @@ def bench(preset, work):
 # NAME.apng|.webp` process, so our wall time includes rendering the frames, which the peers get
 # for free. Rows:
 #
+#   ours on the PNG frames: `animexport-bench --encode-frames DIR PRESET -o OUT.apng|.webp` (default
+#         and `--effort max`), the same frames the peers read, decoded and encoded in one process;
+#         its wall time includes process start and PNG decoding like the peers', and the in-process
+#         PNG-decode and encode times (best of the runs) are printed below the table. Its file
+#         must be byte-identical to the CLI's (checked).
 #   APNG  ours (default), ours `--effort max`; `apngasm OUT FRAMES 1 FPS` (Debian's apngasm 2.91:
 #         7-Zip deflate) and with `-z2` (Zopfli); `ffmpeg -framerate FPS -i FRAMES -plays 0 -f apng`
 #   WebP  ours (default, lossless), ours `--effort max`; `img2webp -loop 0 -lossless -d MS FRAME …`
@@ -372,8 +377,10 @@ SLOW_MS = 3000  # a command slower than this is run once, not RUNS times
 
 def run_adaptive(arguments, runs=None):
     """run() for the APNG/WebP rows: `runs` (default RUNS) runs, but only one when the first
-    takes over SLOW_MS; returns the best wall time in ms. Any failure stops the benchmark."""
+    takes over SLOW_MS; returns the best wall time in ms (the standard outputs land in
+    LAST_OUTPUTS). Any failure stops the benchmark."""
     best = math.inf
+    LAST_OUTPUTS.clear()
     for _ in range(RUNS if runs is None else runs):
         start = time.perf_counter()
         result = subprocess.run(arguments, capture_output=True)
@@ -381,6 +388,7 @@ def run_adaptive(arguments, runs=None):
         if result.returncode != 0:
             sys.exit("bench-peers: %s failed (%d): %s"
                      % (arguments[0], result.returncode, result.stderr.decode()))
+        LAST_OUTPUTS.append(result.stdout.decode())
         if best > SLOW_MS:
             break
     return best
@@ -500,7 +508,19 @@ def bench_animated(preset, work, formats):
     print("\n%s: %d frames, %dx%d, %g fps, %s s loop (%d ms); our wall times include rendering"
           % (name, count, sources[0].size[0], sources[0].size[1], fps, period_exact, period_ms))
 
-    def report(rows, timing, ours_keys):
+    def ours_on_frames(rows, extension, inside):
+        """Adds the `animexport-bench --encode-frames` rows (default and --effort max) and checks
+        each file equals the CLI's."""
+        for label, extra in (("ours on PNG frames", []), ("ours on PNG frames, max", ["--effort", "max"])):
+            out = os.path.join(work, "%s-frames-%s.%s" % (name, "max" if extra else "default", extension))
+            ms = run_adaptive([BENCH, "--encode-frames", frames_dir, preset, "-o", out] + extra)
+            inside[label] = in_process_ms()
+            cli = rows["ours --effort max" if extra else "ours"][1]
+            if open(out, "rb").read() != open(cli, "rb").read():
+                sys.exit("bench-peers: %s: --encode-frames wrote other bytes than the CLI (%s)" % (name, label))
+            rows[label] = (ms, out)
+
+    def report(rows, timing, ours_keys, inside):
         print("  %-28s %9s %9s %24s  %s" % ("tool", "wall ms", "bytes", "duration (error)", "frames = input"))
         results = {}
         for tool, (ms, path) in rows.items():
@@ -516,6 +536,9 @@ def bench_animated(preset, work, formats):
             results[tool] = (ms, size)
             print("  %-28s %9.0f %9d %24s  %s%s"
                   % (tool, ms, size, duration, equal, "" if loops == 0 else "  loops %s" % loops))
+        for label, times in inside.items():
+            print("  %-28s in process: PNG decode %.0f ms, encode %.0f ms"
+                  % (label, times.get("png-decode-ms", math.nan), times.get("encode-ms", math.nan)))
         for ours in ours_keys:
             for tool, (ms, size) in results.items():
                 if tool in ours_keys:
@@ -535,8 +558,11 @@ def bench_animated(preset, work, formats):
         rows["ffmpeg -f apng"] = (run_adaptive(
             ["ffmpeg", "-v", "error", "-y", "-framerate", "%g" % fps, "-i", pattern,
              "-plays", "0", "-f", "apng", out]), out)
+        inside = {}
+        ours_on_frames(rows, "apng", inside)
         print(" APNG")
-        report(rows, apng_timing, ("ours", "ours --effort max"))
+        report(rows, apng_timing, ("ours", "ours --effort max", "ours on PNG frames", "ours on PNG frames, max"),
+               inside)
 
     if "webp" in formats:
         rows = {}
@@ -557,8 +583,11 @@ def bench_animated(preset, work, formats):
         run_adaptive([ANIMEXPORT, preset, "-o", gif, "-q"], runs=1)
         out = os.path.join(work, name + "-gif2webp.webp")
         rows["gif2webp (our GIF)"] = (run_adaptive(["gif2webp", "-quiet", gif, "-o", out]), out)
+        inside = {}
+        ours_on_frames(rows, "webp", inside)
         print(" WebP")
-        report(rows, webp_timing, ("ours", "ours --effort max"))
+        report(rows, webp_timing, ("ours", "ours --effort max", "ours on PNG frames", "ours on PNG frames, max"),
+               inside)
 
 
 def main():
@@ -574,9 +603,9 @@ def main():
     if not formats or formats - {"gif", "apng", "webp"}:
         sys.exit("bench-peers: --formats takes gif, apng, webp")
     RUNS = max(1, options.runs)
-    tools = [ANIMEXPORT]
+    tools = [ANIMEXPORT, BENCH]
     if "gif" in formats:
-        tools += [BENCH, CONVERT, shutil.which("ffmpeg"), shutil.which("gifsicle")]
+        tools += [CONVERT, shutil.which("ffmpeg"), shutil.which("gifsicle")]
     if "apng" in formats:
         tools += [shutil.which("apngasm"), shutil.which("ffmpeg")]
     if "webp" in formats:

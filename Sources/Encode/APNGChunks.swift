@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+internal import CDeflate
 internal import CZopfli
 
-/// PNG chunk writing and reading for `APNGEncoder` (PNG specification §5.3 chunk layout:
+/// PNG chunk writing and frame compression for `APNGEncoder` (PNG specification §5.3 chunk layout:
 /// 4-byte big-endian length, 4-byte type, data, CRC-32 over type and data).
 enum PNGChunks {
     /// The 8-byte PNG signature (PNG specification §5.2).
@@ -45,70 +46,40 @@ enum PNGChunks {
         out.append(UInt8(truncatingIfNeeded: value))
     }
 
-    /// The parts of a single-image PNG that the APNG is assembled from.
-    struct Parts {
-        /// `IHDR` data (13 bytes).
-        var header: [UInt8] = []
-        /// `PLTE` data, empty when absent.
-        var palette: [UInt8] = []
-        /// `tRNS` data, empty when absent.
-        var transparency: [UInt8] = []
-        /// Every `IDAT`'s data in order: one zlib stream (§10).
-        var imageData: [UInt8] = []
+    /// `raw` (filtered scanlines) as a zlib stream (RFC 1950) compressed by libdeflate at
+    /// `level` (0…12; 12 its slowest and smallest).
+    /// - Throws: `EncodeError` when libdeflate refuses the level or runs out of memory.
+    static func deflate(_ raw: [UInt8], level: Int) throws(EncodeError) -> [UInt8] {
+        let capacity = aex_deflate_zlib_bound(raw.count)
+        var written = 0
+        let stream = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+            written = raw.withUnsafeBufferPointer { input in
+                aex_deflate_zlib(Int32(clamping: level), input.baseAddress, input.count, out.baseAddress, capacity)
+            }
+            initialized = written
+        }
+        guard written > 0 else {
+            throw EncodeError("libdeflate could not compress \(raw.count) bytes at level \(level)")
+        }
+        return stream
     }
 
-    /// Splits a PNG that libpng wrote into its chunks.
-    /// - Throws: `EncodeError` when the bytes are not a well-formed PNG.
-    static func parts(of png: [UInt8]) throws(EncodeError) -> Parts {
-        guard png.count >= 8, Array(png[0..<8]) == signature else { throw EncodeError("libpng wrote no PNG signature") }
-        var parts = Parts()
-        var offset = 8
-        while offset + 12 <= png.count {
-            let length =
-                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
-            let dataStart = offset + 8
-            guard length <= png.count - dataStart - 4 else { throw EncodeError("libpng wrote a truncated chunk") }
-            let type = String(decoding: png[(offset + 4)..<dataStart], as: UTF8.self)
-            let data = png[dataStart..<(dataStart + length)]
-            switch type {
-            case "IHDR": parts.header = Array(data)
-            case "PLTE": parts.palette = Array(data)
-            case "tRNS": parts.transparency = Array(data)
-            case "IDAT": parts.imageData.append(contentsOf: data)
-            case "IEND": return parts
-            default: break
+    /// `raw` as a zlib stream from zlib's own deflate at level 9, with `Z_FILTERED` when
+    /// `filtered`, else the default strategy.
+    /// - Throws: `EncodeError` when zlib fails.
+    static func zlib(_ raw: [UInt8], filtered: Bool) throws(EncodeError) -> [UInt8] {
+        let capacity = aex_deflate_zlib_bound(raw.count)
+        var written = 0
+        let stream = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+            written = raw.withUnsafeBufferPointer { input in
+                aex_zlib_compress(
+                    9, filtered ? Z_FILTERED : Z_DEFAULT_STRATEGY, input.baseAddress, input.count, out.baseAddress,
+                    capacity)
             }
-            offset = dataStart + length + 4
+            initialized = written
         }
-        throw EncodeError("libpng wrote no IEND chunk")
-    }
-
-    /// The uncompressed bytes of a zlib stream made only of stored deflate blocks (zlib level
-    /// 0; RFC 1950 header and Adler-32 trailer, RFC 1951 §3.2.4 stored blocks), which are the
-    /// filtered scanlines libpng produced.
-    /// - Throws: `EncodeError` when the stream holds anything but stored blocks.
-    static func storedPayload(_ stream: [UInt8]) throws(EncodeError) -> [UInt8] {
-        // CMF: method 8 (deflate); FLG bit 5 (FDICT) clear.
-        guard stream.count >= 6, stream[0] & 0x0F == 8, stream[1] & 0x20 == 0 else {
-            throw EncodeError("not a zlib stream")
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(stream.count)
-        var p = 2
-        while true {
-            guard p + 5 <= stream.count else { throw EncodeError("truncated stored deflate block") }
-            let header = stream[p]
-            // BTYPE 00 = stored; a stored block's header fills its byte (the rest is padding).
-            guard (header >> 1) & 3 == 0 else { throw EncodeError("zlib level 0 wrote a compressed block") }
-            let length = Int(stream[p + 1]) | Int(stream[p + 2]) << 8
-            let complement = Int(stream[p + 3]) | Int(stream[p + 4]) << 8
-            guard length ^ complement == 0xFFFF, p + 5 + length <= stream.count else {
-                throw EncodeError("bad stored deflate block")
-            }
-            out.append(contentsOf: stream[(p + 5)..<(p + 5 + length)])
-            p += 5 + length
-            if header & 1 == 1 { return out }
-        }
+        guard written > 0 else { throw EncodeError("zlib could not compress \(raw.count) bytes") }
+        return stream
     }
 
     /// `raw` as a zlib stream compressed by Zopfli with `iterations` iterations.

@@ -58,7 +58,7 @@ public enum APNGEncoder {
         }
         let survey = try APNGSurvey.make(source)
         let timing = try APNGTiming.delays(period: period, runs: survey.runs)
-        let mode = APNGColorMode(colors: survey.colors)
+        let mode = APNGColorMode(survey: survey)
         var writer = APNGWriter(
             width: width, height: height, mode: mode, options: options, frameCount: survey.runs.count, plays: plays)
         var runIndex = 0
@@ -77,7 +77,7 @@ public enum APNGEncoder {
         }
         let bytes = try writer.finish()
         return APNGEncoding(
-            bytes: bytes, frameCount: survey.runs.count, indexed: mode.isIndexed,
+            bytes: bytes, frameCount: survey.runs.count, colorType: mode.type,
             paletteSize: mode.palette.map(\.count), delays: timing.delays, timingExact: timing.exact)
     }
 }
@@ -103,8 +103,8 @@ enum APNGCanvas {
     }
 }
 
-/// Pass 1: the animation's colours (up to 257 of them: enough to know whether 256 suffice) and
-/// its runs of identical frames.
+/// Pass 1: the animation's colours (up to 257 of them: enough to know whether 256 suffice),
+/// and its runs of identical frames.
 struct APNGSurvey {
     /// Distinct packed colours in order of first appearance; stops growing past 256.
     var colors: [UInt32] = []
@@ -143,8 +143,26 @@ struct APNGSurvey {
     }
 }
 
+/// How the file stores pixels (PNG specification §11.2.2 `IHDR` colour types).
+public enum APNGColorType: Equatable, Sendable {
+    /// Colour type 3: palette indices of 1, 2, 4 or 8 bits, alpha in `tRNS`.
+    case indexed
+    /// Colour type 6: 8-bit RGBA.
+    case truecolorAlpha
+
+    /// `IHDR`'s colour type byte.
+    var pngValue: UInt8 {
+        switch self {
+        case .indexed: 3
+        case .truecolorAlpha: 6
+        }
+    }
+}
+
 /// Indexed (≤ 256 colours) or truecolour with alpha.
 struct APNGColorMode: Sendable {
+    /// The colour type written.
+    let type: APNGColorType
     /// The palette when indexed: translucent entries first (so `tRNS` stops early), transparent
     /// black among them whenever it fits, so `OVER` frames can send unchanged pixels.
     let palette: [PNGPaletteEntry]?
@@ -153,15 +171,20 @@ struct APNGColorMode: Sendable {
     /// The index of transparent black, when the palette has it.
     let transparentIndex: UInt8?
 
-    init(colors: [UInt32]) {
-        var colors = colors
+    init(survey: APNGSurvey) {
+        var colors = survey.colors
         if colors.count < 256, !colors.contains(0) { colors.append(0) }
         guard colors.count <= 256 else {
             palette = nil
             index = [:]
             transparentIndex = nil
+            // Opaque animations too: RGB (colour type 2) can only blend OVER through a tRNS key
+            // colour, which Pillow 9.4 (Debian 12) ignores, and without OVER it was larger
+            // (airplane 32 751 against 29 272 bytes; docs/encoding.md).
+            type = .truecolorAlpha
             return
         }
+        type = .indexed
         let ordered = colors.filter { $0 & 0xFF != 0xFF } + colors.filter { $0 & 0xFF == 0xFF }
         var index: [UInt32: UInt8] = [:]
         for (k, c) in ordered.enumerated() { index[c] = UInt8(k) }
@@ -176,4 +199,26 @@ struct APNGColorMode: Sendable {
 
     /// Whether the file is a palette PNG.
     var isIndexed: Bool { palette != nil }
+
+    /// Bits per palette index (1, 2, 4 or 8; PNG specification §11.2.2), 8 for truecolour.
+    var bitDepth: Int {
+        guard let palette else { return 8 }
+        return palette.count <= 2 ? 1 : palette.count <= 4 ? 2 : palette.count <= 16 ? 4 : 8
+    }
+
+    /// Bytes per complete pixel for the filters (PNG specification §9.2 "bpp", at least 1).
+    var filterStride: Int {
+        switch type {
+        case .indexed: 1
+        case .truecolorAlpha: 4
+        }
+    }
+
+    /// Bytes of one row of `width` pixels, without the filter byte.
+    func rowBytes(width: Int) -> Int {
+        switch type {
+        case .indexed: (width * bitDepth + 7) / 8
+        case .truecolorAlpha: 4 * width
+        }
+    }
 }

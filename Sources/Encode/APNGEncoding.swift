@@ -27,9 +27,11 @@ public struct APNGEncoding: Equatable, Sendable {
     public var bytes: [UInt8]
     /// Frames in the file (`acTL` `num_frames`), after identical neighbours were merged.
     public var frameCount: Int
-    /// Whether the image is 8-bit-or-less indexed colour (`PLTE`, alpha in `tRNS`); false for
-    /// 8-bit truecolour with alpha.
-    public var indexed: Bool
+    /// How pixels are stored: indexed (≤ 256 RGBA values in the whole animation) or truecolour
+    /// with alpha.
+    public var colorType: APNGColorType
+    /// Whether the image is 8-bit-or-less indexed colour (`PLTE`, alpha in `tRNS`).
+    public var indexed: Bool { colorType == .indexed }
     /// Palette entries when `indexed`, nil otherwise.
     public var paletteSize: Int?
     /// Every frame's delay, `frameCount` of them, in file order.
@@ -40,12 +42,12 @@ public struct APNGEncoding: Equatable, Sendable {
 
     /// A value with the given fields.
     public init(
-        bytes: [UInt8], frameCount: Int, indexed: Bool, paletteSize: Int?, delays: [APNGDelay],
+        bytes: [UInt8], frameCount: Int, colorType: APNGColorType, paletteSize: Int?, delays: [APNGDelay],
         timingExact: Bool
     ) {
         self.bytes = bytes
         self.frameCount = frameCount
-        self.indexed = indexed
+        self.colorType = colorType
         self.paletteSize = paletteSize
         self.delays = delays
         self.timingExact = timingExact

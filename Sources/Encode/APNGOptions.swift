@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
-
 /// How hard `APNGEncoder` compresses each frame's image data.
 public enum APNGEffort: Equatable, Sendable, CaseIterable {
-    /// zlib through libpng at the level, strategy and row filters measured smallest on the
-    /// bundled presets (docs/encoding.md, "APNG").
+    /// libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered rows, every candidate frame
+    /// compressed and the smallest kept (docs/encoding.md, "APNG").
     case `default`
     /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
     /// `libzopfli-dev`), keeping whichever stream is smaller: a few per cent smaller, many
@@ -23,9 +21,12 @@ public struct APNGOptions: Equatable, Sendable {
     /// Threads the encoder may use, ≥ 1 (values below 1 count as 1); nil (the default) means
     /// one per online core. The bytes never depend on it.
     public var workers: Int?
-    /// Overrides the measured zlib settings, for the measurements in docs/encoding.md; nil
-    /// (the default) uses the measured ones.
-    @_spi(Measure) public var compression: PNGCompression?
+    /// libdeflate level 0…12 for every frame (values outside are clamped); 12 (the default)
+    /// measured smallest, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var deflateLevel: Int = 12
+    /// Whether the candidates of a frame are compared by their libdeflate size (true) instead
+    /// of their zlib level 9 size (false, the default, many times faster), for the measurements.
+    @_spi(Measure) public var selectByFinal = false
     /// Zopfli iterations at `effort: .max`, ≥ 1 (default 15, Zopfli's own default), for the
     /// measurements in docs/encoding.md.
     @_spi(Measure) public var zopfliIterations: Int = 15

@@ -48,8 +48,10 @@ struct APNGWriter {
     let width: Int
     let height: Int
     let mode: APNGColorMode
-    let compression: PNGCompression
+    /// libdeflate level (0…12) every candidate is compressed at.
+    let level: Int
     let effort: APNGEffort
+    let selectByFinal: Bool
     let zopfliIterations: Int
     let workers: Int
     let frameCount: Int
@@ -70,20 +72,13 @@ struct APNGWriter {
         self.width = width
         self.height = height
         self.mode = mode
-        self.compression = options.compression ?? APNGWriter.measuredCompression(indexed: mode.isIndexed)
+        self.level = min(12, max(0, options.deflateLevel))
         self.effort = options.effort
+        self.selectByFinal = options.selectByFinal
         self.zopfliIterations = options.zopfliIterations
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
-    }
-
-    /// The zlib settings measured smallest on the bundled presets (docs/encoding.md, "APNG"):
-    /// level 9 and no row filter for both modes, `Z_FILTERED` for palette indices.
-    static func measuredCompression(indexed: Bool) -> PNGCompression {
-        indexed
-            ? PNGCompression(level: 9, strategy: .filtered, filters: .none)
-            : PNGCompression(level: 9, strategy: .standard, filters: .none)
     }
 
     /// Adds the next distinct frame (packed by `APNGCanvas.pack`) lasting `delay`.
@@ -91,26 +86,33 @@ struct APNGWriter {
         if emitted == 0 && queue.isEmpty {
             let full = APNGRect(x: 0, y: 0, width: width, height: height)
             let indices = mode.isIndexed ? indexFrame(target) : []
-            let parts = try PNGChunks.parts(
-                of: APNGWriter.compress(
-                    target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width,
-                    mode: mode, compression: compression))
+            let raw = APNGWriter.scanlines(
+                target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width, mode: mode)
+            let stream = try final(raw, try PNGChunks.zlib(raw, filtered: mode.isIndexed))
             out = PNGChunks.signature
-            PNGChunks.append("IHDR", parts.header, to: &out)
+            // IHDR (PNG specification §11.2.2): width, height, bit depth, colour type,
+            // compression 0, filter method 0, no interlace.
+            var header: [UInt8] = []
+            PNGChunks.appendUInt32(UInt32(width), to: &header)
+            PNGChunks.appendUInt32(UInt32(height), to: &header)
+            header += [UInt8(mode.bitDepth), mode.type.pngValue, 0, 0, 0]
+            PNGChunks.append("IHDR", header, to: &out)
             // acTL (APNG specification, `acTL`): num_frames, num_plays (0 = forever); before IDAT.
             var control: [UInt8] = []
             PNGChunks.appendUInt32(UInt32(frameCount), to: &control)
             PNGChunks.appendUInt32(plays, to: &control)
             PNGChunks.append("acTL", control, to: &out)
-            if !parts.palette.isEmpty { PNGChunks.append("PLTE", parts.palette, to: &out) }
-            if !parts.transparency.isEmpty { PNGChunks.append("tRNS", parts.transparency, to: &out) }
-            let raw =
-                effort == .max
-                ? try rawScanlines(
-                    target: target, indices: indices, base: [], rect: full, blend: .source) : nil
+            if let palette = mode.palette {
+                // PLTE (§11.2.3) RGB triples; tRNS (§11.3.2) alpha up to the last translucent entry.
+                PNGChunks.append("PLTE", palette.flatMap { [$0.red, $0.green, $0.blue] }, to: &out)
+                if let last = palette.lastIndex(where: { $0.alpha != 255 }) {
+                    PNGChunks.append("tRNS", palette[...last].map(\.alpha), to: &out)
+                }
+            }
             queue.append(
                 APNGQueuedFrame(
-                    rect: full, blend: .source, stream: parts.imageData, raw: raw, delay: delay, dispose: nil))
+                    rect: full, blend: .source, stream: stream, raw: effort == .max ? raw : nil, delay: delay,
+                    dispose: nil))
             shown = target
             base = [UInt32](repeating: 0, count: width * height)
             lastRect = full
@@ -145,31 +147,38 @@ struct APNGWriter {
             }
         }
         let indices = mode.isIndexed ? indexFrame(target) : []
-        let (mode, compression, width) = (self.mode, self.compression, self.width)
+        let (mode, level, width, selectByFinal) = (self.mode, self.level, self.width, self.selectByFinal)
         let tried = candidates
-        let streams = try ParallelWork.map(count: tried.count, workers: workers) { i in
+        let results = try ParallelWork.map(count: tried.count, workers: workers) { i throws(EncodeError) in
             let c = tried[i]
-            let png = try APNGWriter.compress(
+            let raw = APNGWriter.scanlines(
                 target: target, indices: indices, base: c.base, rect: c.rect, blend: c.blend, canvasWidth: width,
-                mode: mode, compression: compression)
-            return try PNGChunks.parts(of: png).imageData
+                mode: mode)
+            let trial =
+                selectByFinal
+                ? try PNGChunks.deflate(raw, level: level) : try PNGChunks.zlib(raw, filtered: mode.isIndexed)
+            return (raw: raw, stream: trial)
         }
         var best = 0
-        for i in streams.indices where streams[i].count < streams[best].count { best = i }
+        for i in results.indices where results[i].stream.count < results[best].stream.count { best = i }
         let chosen = candidates[best]
-        let stream = streams[best]
         if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
-        let raw =
-            effort == .max
-            ? try rawScanlines(
-                target: target, indices: indices, base: chosen.base, rect: chosen.rect, blend: chosen.blend)
-            : nil
         queue.append(
             APNGQueuedFrame(
-                rect: chosen.rect, blend: chosen.blend, stream: stream, raw: raw, delay: delay, dispose: nil))
+                rect: chosen.rect, blend: chosen.blend, stream: try final(results[best].raw, results[best].stream),
+                raw: effort == .max ? results[best].raw : nil, delay: delay, dispose: nil))
         base = chosen.base
         shown = target
         lastRect = chosen.rect
+    }
+
+    /// The frame's final stream: `trial` (zlib level 9, or libdeflate when `selectByFinal`, the
+    /// stream the candidate was chosen by) or libdeflate's at `level`, whichever is smaller.
+    /// zlib still wins on some frames (`Z_FILTERED` on palette indices, docs/encoding.md).
+    private func final(_ raw: [UInt8], _ trial: [UInt8]) throws -> [UInt8] {
+        if selectByFinal { return trial }
+        let other = try PNGChunks.deflate(raw, level: level)
+        return other.count < trial.count ? other : trial
     }
 
     /// Writes the last frame and `IEND`; returns the file.
@@ -196,7 +205,10 @@ struct APNGWriter {
                 let smaller = try PNGChunks.zopfli(raw, iterations: iterations)
                 return smaller.count < batch[i].stream.count ? smaller : batch[i].stream
             }
-            for i in 0..<ready { queue[i].stream = streams[i] }
+            for i in 0..<ready {
+                queue[i].stream = streams[i]
+                queue[i].raw = nil
+            }
         }
         for frame in queue.prefix(ready) { emit(frame) }
         queue.removeFirst(ready)
@@ -279,7 +291,10 @@ struct APNGWriter {
     /// transparent (which leaves them), which needs transparent black in an indexed palette.
     /// Partly transparent source pixels are never blended: decoders round that differently.
     private func overAllowed(_ target: [UInt32], _ canvas: [UInt32], _ rect: APNGRect) -> Bool {
-        if mode.isIndexed && mode.transparentIndex == nil { return false }
+        switch mode.type {
+        case .indexed: if mode.transparentIndex == nil { return false }
+        case .truecolorAlpha: break
+        }
         for y in rect.y..<(rect.y + rect.height) {
             for x in rect.x..<(rect.x + rect.width) {
                 let i = y * width + x
@@ -289,70 +304,53 @@ struct APNGWriter {
         return true
     }
 
-    /// The rectangle's pixels as the frame sends them: `target` for `SOURCE`; for `OVER`,
-    /// transparent where `target` equals `base`.
-    private static func framePixels(
+    /// The rectangle's pixels as the frame sends them, as PNG scanlines with filter type 0
+    /// (None) before each row (PNG specification §7.2, §9.2): `target` for `SOURCE`; for
+    /// `OVER`, fully transparent (transparent black or the transparent palette index) where
+    /// `target` equals `base`. Indices are packed most significant bits first
+    /// (§7.2) at `mode.bitDepth`.
+    static func scanlines(
         target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, canvasWidth: Int,
         mode: APNGColorMode
-    ) -> (rgba: [UInt8], indices: [UInt8]) {
-        let count = rect.width * rect.height
-        if mode.isIndexed {
-            let clear = mode.transparentIndex ?? 0
-            var out = [UInt8](repeating: 0, count: count)
-            var k = 0
-            for y in rect.y..<(rect.y + rect.height) {
-                for x in rect.x..<(rect.x + rect.width) {
-                    let i = y * canvasWidth + x
-                    out[k] = blend == .over && target[i] == base[i] ? clear : indices[i]
-                    k += 1
+    ) -> [UInt8] {
+        let rowBytes = mode.rowBytes(width: rect.width)
+        let stride = rowBytes + 1
+        var out = [UInt8](repeating: 0, count: stride * rect.height)
+        let over = blend == .over
+        out.withUnsafeMutableBufferPointer { out in
+            target.withUnsafeBufferPointer { target in
+                base.withUnsafeBufferPointer { base in
+                    indices.withUnsafeBufferPointer { indices in
+                        for row in 0..<rect.height {
+                            let y = rect.y + row
+                            var k = row * stride + 1
+                            switch mode.type {
+                            case .indexed:
+                                let clear = mode.transparentIndex ?? 0
+                                let depth = mode.bitDepth
+                                let perByte = 8 / depth
+                                for column in 0..<rect.width {
+                                    let i = y * canvasWidth + rect.x + column
+                                    let value = over && target[i] == base[i] ? clear : indices[i]
+                                    let shift = 8 - depth * (column % perByte + 1)
+                                    out[k + column / perByte] |= value << UInt8(shift)
+                                }
+                            case .truecolorAlpha:
+                                for column in 0..<rect.width {
+                                    let i = y * canvasWidth + rect.x + column
+                                    let key = over && target[i] == base[i] ? 0 : target[i]
+                                    out[k] = UInt8(truncatingIfNeeded: key >> 24)
+                                    out[k + 1] = UInt8(truncatingIfNeeded: key >> 16)
+                                    out[k + 2] = UInt8(truncatingIfNeeded: key >> 8)
+                                    out[k + 3] = UInt8(truncatingIfNeeded: key)
+                                    k += 4
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            return ([], out)
         }
-        var out = [UInt8](repeating: 0, count: 4 * count)
-        var k = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            for x in rect.x..<(rect.x + rect.width) {
-                let i = y * canvasWidth + x
-                let key = blend == .over && target[i] == base[i] ? 0 : target[i]
-                out[k] = UInt8(truncatingIfNeeded: key >> 24)
-                out[k + 1] = UInt8(truncatingIfNeeded: key >> 16)
-                out[k + 2] = UInt8(truncatingIfNeeded: key >> 8)
-                out[k + 3] = UInt8(truncatingIfNeeded: key)
-                k += 4
-            }
-        }
-        return (out, [])
-    }
-
-    /// The rectangle as a single-image PNG written by libpng.
-    static func compress(
-        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, canvasWidth: Int,
-        mode: APNGColorMode, compression: PNGCompression
-    ) throws -> [UInt8] {
-        let pixels = framePixels(
-            target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: canvasWidth, mode: mode
-        )
-        if let palette = mode.palette {
-            return try PNGCodec.encodeIndexed(
-                width: rect.width, height: rect.height, indices: pixels.indices, palette: palette,
-                compression: compression)
-        }
-        guard let image = RGBAImage(width: rect.width, height: rect.height, pixels: pixels.rgba) else {
-            throw EncodeError("APNG frame of \(rect.width)×\(rect.height) has the wrong pixel count")
-        }
-        return try PNGCodec.encode(image, compression: compression)
-    }
-
-    /// The frame's filtered scanlines (libpng's filters, zlib level 0 so the stream is stored).
-    private func rawScanlines(
-        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend
-    ) throws -> [UInt8] {
-        var stored = compression
-        stored.level = 0
-        let png = try APNGWriter.compress(
-            target: target, indices: indices, base: base, rect: rect, blend: blend, canvasWidth: width, mode: mode,
-            compression: stored)
-        return try PNGChunks.storedPayload(PNGChunks.parts(of: png).imageData)
+        return out
     }
 }

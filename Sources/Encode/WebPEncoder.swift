@@ -46,32 +46,49 @@ public enum WebPEncoder {
     }
 
     /// libwebp settings for one encoder. `tunings(for:)` picks them from `WebPOptions`; the
-    /// measurements in docs/encoding.md vary them directly.
-    struct Tuning: Equatable, Sendable {
+    /// measurements in docs/encoding.md vary them directly (`animexport-bench --encode-frames`).
+    @_spi(Measure) public struct Tuning: Equatable, Sendable {
         /// `WebPConfig.method`, 0…6: how many strategies a frame's compression tries.
-        var method: Int32
+        public var method: Int32
         /// Lossless: `WebPConfig.quality` as effort (0…100, 100 the hardest). Lossy: unused.
-        var losslessEffort: Float
+        public var losslessEffort: Float
         /// `WebPAnimEncoderOptions.minimize_size`: try both disposals on every frame.
-        var minimizeSize: Bool
+        public var minimizeSize: Bool
         /// `WebPAnimEncoderOptions.kmin` / `kmax`; `kmin` ≤ 0 disables key-frame insertion.
-        var kmin: Int32
+        public var kmin: Int32
         /// See `kmin`.
-        var kmax: Int32
+        public var kmax: Int32
         /// `WebPAnimEncoderOptions.allow_mixed`: lossy or lossless chosen per frame.
-        var allowMixed: Bool
+        public var allowMixed: Bool
         /// `WebPConfig.exact`: keep the RGB of transparent pixels.
-        var exact: Bool
+        public var exact: Bool
         /// `WebPConfig.thread_level`: 0 one thread, 1 up to two per frame.
-        var threadLevel: Int32
+        public var threadLevel: Int32
+
+        /// Settings with the given values (each as its libwebp field).
+        public init(
+            method: Int32, losslessEffort: Float, minimizeSize: Bool, kmin: Int32, kmax: Int32, allowMixed: Bool,
+            exact: Bool, threadLevel: Int32
+        ) {
+            self.method = method
+            self.losslessEffort = losslessEffort
+            self.minimizeSize = minimizeSize
+            self.kmin = kmin
+            self.kmax = kmax
+            self.allowMixed = allowMixed
+            self.exact = exact
+            self.threadLevel = threadLevel
+        }
     }
 
     /// The settings `options` ask for, one encoder each (measured in docs/encoding.md,
     /// "Animated WebP").
     ///
-    /// - `.default`: method 3 at lossless effort 75, no key frames, one disposal guess per
-    ///   frame: img2webp's defaults but method 3, which compressed the bundled presets 1.2 %
-    ///   smaller than method 4 in less time.
+    /// - `.default`: two encoders side by side, method 3 and method 4 (img2webp's default) at
+    ///   lossless effort 75, no key frames, one disposal guess per frame; the smaller file wins.
+    ///   Method 3 compressed the bundled presets 1.2 % smaller than method 4, but method 4 wins
+    ///   on some (flipping-square by 4 bytes), so the default is never larger than img2webp's
+    ///   settings with `exact`.
     /// - `.max`: three encoders with `minimize_size` (both disposals tried on every frame):
     ///   img2webp `-min_size`'s settings (method 4, effort 75), method 3 at effort 100 and
     ///   method 6 at effort 100; the smallest file wins, so it is never larger than the first.
@@ -80,11 +97,11 @@ public enum WebPEncoder {
     ///   larger than all-lossy and up to 40 % smaller (flat loaders compress better lossless).
     /// - `thread_level` 0 everywhere: libwebp's second thread per frame gained nothing measurable
     ///   on the presets, and one thread per encoder keeps the determinism argument trivial.
-    static func tunings(for options: WebPOptions) -> [Tuning] {
+    @_spi(Measure) public static func tunings(for options: WebPOptions) -> [Tuning] {
         let lossless = options.quality == nil
         let settings: [(method: Int32, effort: Float)] =
             switch options.effort {
-            case .default: [(3, 75)]
+            case .default: [(3, 75), (4, 75)]
             case .max: [(4, 75), (3, 100), (6, 100)]
             }
         return settings.map { method, effort in
@@ -104,7 +121,9 @@ public enum WebPEncoder {
     /// `encode` with explicit libwebp settings: one encoder per entry of `tunings`, all fed the
     /// same frames in one pass (side by side on up to `workers` threads), and the smallest file
     /// kept (the first of equal sizes), so the bytes do not depend on the thread count.
-    static func encode(_ source: some FrameSource, period: Double, options: WebPOptions, tunings: [Tuning]) throws
+    @_spi(Measure) public static func encode(
+        _ source: some FrameSource, period: Double, options: WebPOptions, tunings: [Tuning]
+    ) throws
         -> WebPEncoding
     {
         let width = source.width

@@ -18,8 +18,8 @@ public struct WebPOptions: Equatable, Sendable {
     /// How hard libwebp searches for a small file; `.default` by default.
     public var effort: WebPEffort
     /// Threads the encoder may use, ≥ 1 (values below 1 count as 1); `nil` (the default) means
-    /// one per online core. Only `.max` uses more than one: its three libwebp encoders run side
-    /// by side. Each encoder is single-threaded (`thread_level` 0), so the bytes written never
+    /// one per online core. The encoders of an effort (two at `.default`, three at `.max`) run
+    /// side by side. Each encoder is single-threaded (`thread_level` 0), so the bytes written never
     /// depend on it (a test holds them equal).
     public var workers: Int?
 
@@ -36,7 +36,8 @@ public struct WebPOptions: Equatable, Sendable {
 /// How long libwebp searches for a small file. `docs/encoding.md` ("Animated WebP") has the
 /// measurements behind each level's settings.
 public enum WebPEffort: String, CaseIterable, Equatable, Sendable {
-    /// Fast and small: libwebp method 3 at lossless effort 75, one encoder.
+    /// Fast and small: libwebp methods 3 and 4 at lossless effort 75, two encoders side by
+    /// side, the smaller file kept.
     case `default`
     /// Slowest and smallest: three encoders with `minimize_size` (every frame tried with both
     /// disposals), img2webp `-min_size`'s settings among them, and the smallest file kept; 50–200×

@@ -33,9 +33,10 @@ public struct APNGFormat: OutputFormat {
         try sink.put(OutputFile(path: target.path, bytes: encoded.bytes))
         var product = FormatProduct(target: target)
         product.byteCount = encoded.bytes.count
-        product.facts =
-            encoded.indexed
-            ? "\(encoded.paletteSize ?? 0) RGBA colours (indexed)" : "truecolour with alpha"
+        switch encoded.colorType {
+        case .indexed: product.facts = "\(encoded.paletteSize ?? 0) RGBA colours (indexed)"
+        case .truecolorAlpha: product.facts = "truecolour with alpha"
+        }
         product.timing = Self.timing(encoded.delays, plan: context.plan)
         if context.keepBytes { product.previewBytes = encoded.bytes }
         return product

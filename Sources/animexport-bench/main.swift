@@ -11,6 +11,15 @@
 //
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 //                    [--lossy N] [--workers N] [--repeat N]
+//   animexport-bench --encode-frames DIR PRESET -o OUT.apng|OUT.webp [--effort max] [--workers N]
+//                    [--repeat N] [--deflate-level N] [--webp M,Q,EXACT,MINSIZE]...
+//
+// The same with `-o OUT.apng` or `-o OUT.webp` encodes the frames (at the preset's own frame
+// rate: the frame count must match) with `APNGEncoder` or `WebPEncoder` instead, as the CLI
+// would (`--effort max` as `animexport --effort max`; `--matte`, `--dither` and `--lossy` are
+// GIF-only). For the measurements in docs/encoding.md, `--deflate-level N` (APNG, 0…12) and
+// `--webp M,Q,EXACT,MINSIZE` (WebP: one libwebp encoder, method M, lossless effort Q, `exact` and
+// `minimize_size` 0 or 1; repeatable, the smallest file kept) override the measured settings.
 //
 // (`--repeat N` encodes N times in the one process and prints the fastest encode; every run
 // must give the same bytes. Later runs reuse memory the first one faulted in, so this suits
@@ -26,7 +35,7 @@
 //   animexport-bench --export PRESET [--scale S] [--fps F] [--duration SEC] [--formats gif,sheet] [--header]
 
 import Dispatch
-import Encode
+@_spi(Measure) import Encode
 import Export
 import Foundation
 import Render
@@ -68,16 +77,18 @@ final class DecodedSlots: @unchecked Sendable {
     }
 }
 
-/// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF.
-func encodeFrames(
-    _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int,
-    workers: Int?, repeats: Int
-) throws {
-    let composition = try PresetLoader.load(contentsOf: preset).composition
-    let plan = try LoopPlan.make(for: composition, fps: min(composition.fps, GIFFormat.maximumFrameRate))
+/// Settings of `--encode-frames` for the APNG and WebP encoders.
+struct AnimatedSettings {
+    var effort = APNGEffort.default
+    var deflateLevel: Int?
+    var webpTunings: [WebPEncoder.Tuning] = []
+}
+
+/// Reads the PNG frames in `directory` (sorted by name) on every core, as any tool reading a
+/// frame sequence would; returns them and the nanoseconds it took.
+func decodeFrames(_ directory: String) throws -> ([RGBAImage], UInt64) {
     let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
     let start = DispatchTime.now().uptimeNanoseconds
-    // Decoded on every core, as any tool reading a frame sequence would.
     let slots = DecodedSlots(count: names.count)
     DispatchQueue.concurrentPerform(iterations: names.count) { i in
         slots.set(
@@ -85,36 +96,83 @@ func encodeFrames(
             Result { try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + names[i])))) })
     }
     let frames = try slots.values()
-    let decoded = DispatchTime.now().uptimeNanoseconds
+    return (frames, DispatchTime.now().uptimeNanoseconds - start)
+}
+
+/// Encodes `repeats` times with `body`, checks every run gives the same bytes; returns them and
+/// the fastest run in nanoseconds.
+func fastestEncode(repeats: Int, _ body: () throws -> [UInt8]) throws -> ([UInt8], UInt64) {
+    var bytes: [UInt8] = []
+    var fastest = UInt64.max
+    for run in 0..<repeats {
+        let begin = DispatchTime.now().uptimeNanoseconds
+        let again = try body()
+        fastest = min(fastest, DispatchTime.now().uptimeNanoseconds - begin)
+        if run == 0 {
+            bytes = again
+        } else if again != bytes {
+            fail("--repeat: a later encode wrote different bytes", 1)
+        }
+    }
+    return (bytes, fastest)
+}
+
+/// Encodes the PNG frames in `directory` (sorted by name) as the preset's GIF, APNG or WebP
+/// (by `output`'s extension).
+func encodeFrames(
+    _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int,
+    workers: Int?, repeats: Int, animated: AnimatedSettings
+) throws {
+    let composition = try PresetLoader.load(contentsOf: preset).composition
+    let isGIF = !(output.hasSuffix(".apng") || output.hasSuffix(".webp"))
+    let plan = try LoopPlan.make(
+        for: composition, fps: isGIF ? min(composition.fps, GIFFormat.maximumFrameRate) : composition.fps)
+    let (frames, decodeNanoseconds) = try decodeFrames(directory)
     guard frames.count == plan.frameCount else {
         fail("\(directory) has \(frames.count) PNG frames; the preset has \(plan.frameCount)", 64)
     }
-    var options = GIFOptions()
-    options.matte = composition.canvas.matte
-    options.dither = dither
-    options.lossy = lossy
-    options.workers = workers
-    if let matte {
-        if matte == "none" {
-            options.matte = nil
-        } else if let color = RGBAColor(parsing: matte) {
-            options.matte = color
-        } else {
-            fail("--matte \(matte): not a colour", 64)
+    let bytes: [UInt8]
+    let fastest: UInt64
+    if output.hasSuffix(".apng") {
+        var options = APNGOptions(loop: .forever, effort: animated.effort, workers: workers)
+        if let level = animated.deflateLevel { options.deflateLevel = level }
+        let source = try FrameArray(frames)
+        (bytes, fastest) = try fastestEncode(repeats: repeats) {
+            try APNGEncoder.encode(source, period: plan.period, options: options).bytes
+        }
+    } else if output.hasSuffix(".webp") {
+        let options = WebPOptions(
+            loop: .forever, effort: animated.effort == .max ? .max : .default, workers: workers)
+        let tunings = animated.webpTunings.isEmpty ? WebPEncoder.tunings(for: options) : animated.webpTunings
+        let source = try FrameArray(frames)
+        (bytes, fastest) = try fastestEncode(repeats: repeats) {
+            try WebPEncoder.encode(source, period: plan.period, options: options, tunings: tunings).bytes
+        }
+    } else {
+        var options = GIFOptions()
+        options.matte = composition.canvas.matte
+        options.dither = dither
+        options.lossy = lossy
+        options.workers = workers
+        if let matte {
+            if matte == "none" {
+                options.matte = nil
+            } else if let color = RGBAColor(parsing: matte) {
+                options.matte = color
+            } else {
+                fail("--matte \(matte): not a colour", 64)
+            }
+        }
+        let delays = FrameTiming.centisecondDelays(period: plan.period, frameCount: plan.frameCount)
+        (bytes, fastest) = try fastestEncode(repeats: repeats) {
+            try GIFEncoder.encode(frames: frames, delays: delays, options: options).bytes
         }
     }
-    let delays = FrameTiming.centisecondDelays(period: plan.period, frameCount: plan.frameCount)
-    let encoded = try GIFEncoder.encode(frames: frames, delays: delays, options: options)
-    var fastest = DispatchTime.now().uptimeNanoseconds - decoded
-    for _ in 1..<repeats {
-        let begin = DispatchTime.now().uptimeNanoseconds
-        let again = try GIFEncoder.encode(frames: frames, delays: delays, options: options)
-        fastest = min(fastest, DispatchTime.now().uptimeNanoseconds - begin)
-        guard again.bytes == encoded.bytes else { fail("--repeat: a later encode wrote different bytes", 1) }
-    }
-    try Data(encoded.bytes).write(to: URL(fileURLWithPath: output))
-    // In-process times for bench-peers: PNG decoding and GIF encoding, milliseconds.
-    print(String(format: "png-decode-ms %.2f encode-ms %.2f", Double(decoded - start) / 1e6, Double(fastest) / 1e6))
+    try Data(bytes).write(to: URL(fileURLWithPath: output))
+    // In-process times for bench-peers: PNG decoding and encoding, milliseconds.
+    print(
+        String(
+            format: "png-decode-ms %.2f encode-ms %.2f", Double(decodeNanoseconds) / 1e6, Double(fastest) / 1e6))
 }
 
 /// Times every zlib level/strategy/filter combination on an image, as RGBA and (when it has at
@@ -276,6 +334,7 @@ var dither = GIFDither.none
 var lossy = 0
 var workers: Int?
 var repeats = 1
+var animated = AnimatedSettings()
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
@@ -283,6 +342,29 @@ while !arguments.isEmpty {
         guard let value = arguments.first else { fail("\(a) needs an image", 64) }
         do { try pngStrategies(value) } catch { fail("\(error)", 1) }
         exit(0)
+    case "--effort":
+        guard let value = arguments.first, value == "max" || value == "default" else {
+            fail("--effort needs default or max", 64)
+        }
+        arguments.removeFirst()
+        animated.effort = value == "max" ? .max : .default
+    case "--deflate-level":
+        guard let value = arguments.first, let n = Int(value), (0...12).contains(n) else {
+            fail("--deflate-level needs 0…12", 64)
+        }
+        arguments.removeFirst()
+        animated.deflateLevel = n
+    case "--webp":
+        let parts = (arguments.first ?? "").split(separator: ",").map(String.init)
+        guard parts.count == 4, let method = Int32(parts[0]), (0...6).contains(method),
+            let effort = Float(parts[1]), (0...100).contains(effort), ["0", "1"].contains(parts[2]),
+            ["0", "1"].contains(parts[3])
+        else { fail("--webp needs METHOD,EFFORT,EXACT,MINSIZE (0…6, 0…100, 0|1, 0|1)", 64) }
+        arguments.removeFirst()
+        animated.webpTunings.append(
+            WebPEncoder.Tuning(
+                method: method, losslessEffort: effort, minimizeSize: parts[3] == "1", kmin: 0, kmax: 0,
+                allowMixed: false, exact: parts[2] == "1", threadLevel: 0))
     case "--encode-frames", "-o", "--matte", "--dither", "--lossy", "--workers", "--repeat":
         guard let value = arguments.first else { fail("\(a) needs a value", 64) }
         arguments.removeFirst()
@@ -324,11 +406,11 @@ let columns = [
     ("peak MB", 7),
 ]
 if let framesDirectory {
-    guard let presetPath, let outputPath else { fail("--encode-frames needs a preset and -o OUT.gif", 64) }
+    guard let presetPath, let outputPath else { fail("--encode-frames needs a preset and -o OUT.gif|.apng|.webp", 64) }
     do {
         try encodeFrames(
             framesDirectory, preset: presetPath, output: outputPath, matte: matteArgument, dither: dither,
-            lossy: lossy, workers: workers, repeats: repeats)
+            lossy: lossy, workers: workers, repeats: repeats, animated: animated)
     } catch {
         fail("\(error)", 1)
     }
