@@ -89,15 +89,12 @@ public struct SheetFormat: OutputFormat {
     public var title: String { "sprite sheet + NAME.json" }
 
     /// The PNG, then its JSON beside it (`x.png` → `x.json`).
-    public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
+    public func paths(of target: OutputTarget, frameCount: Int) -> [FilePath] {
         [target.path, Self.jsonPath(target.path)]
     }
 
     /// `dir/NAME.json` for `dir/NAME.png`.
-    public static func jsonPath(_ png: String) -> String {
-        let ext = (png as NSString).pathExtension
-        return (ext.isEmpty ? png : String(png.dropLast(ext.count + 1))) + ".json"
-    }
+    public static func jsonPath(_ png: FilePath) -> FilePath { png.deletingPathExtension + ".json" }
 
     /// Refuses a sheet larger than `maximumSide` or `maximumPixels` (sized without trimming, the
     /// largest it can be) before anything is rendered.
@@ -152,7 +149,7 @@ public struct SheetFormat: OutputFormat {
         let s = context.settings
         let durations = FrameTiming.millisecondDurations(period: plan.period, frameCount: plan.frameCount)
         let options = SpriteSheetOptions(
-            name: context.composition.name, imageName: (target.path as NSString).lastPathComponent,
+            name: context.composition.name, imageName: target.path.lastComponent.unicode,
             columns: s.columns, padding: s.padding, extrude: s.extrude, trim: s.trim, layout: s.layout,
             scale: context.scale, frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
             version: s.version)
@@ -163,7 +160,7 @@ public struct SheetFormat: OutputFormat {
         try sink.put(OutputFile(path: json, bytes: sheet.json, describesEarlier: true))
         var product = FormatProduct(target: target)
         product.byteCount = png.count
-        product.facts = "\(sheet.image.width)×\(sheet.image.height) sheet + \((json as NSString).lastPathComponent)"
+        product.facts = "\(sheet.image.width)×\(sheet.image.height) sheet + \(json.lastComponent)"
         product.timing = TimingReport.make(plan: plan, delays: durations, grid: .milliseconds)
         product.sheet = SheetSummary(sheet)
         if context.keepBytes { product.previewBytes = png }
@@ -183,20 +180,20 @@ public struct FramesFormat: OutputFormat {
     public var title: String { "PNG frames" }
 
     /// The prefix `directory/stem`.
-    public func target(directory: String, stem: String) -> OutputTarget {
-        OutputTarget(kind: .frames, path: "\(directory)/\(stem)")
+    public func target(directory: FilePath, stem: String) -> OutputTarget {
+        OutputTarget(kind: .frames, path: directory.appending(stem))
     }
 
     /// `prefix-000.png` … for every frame.
-    public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
+    public func paths(of target: OutputTarget, frameCount: Int) -> [FilePath] {
         (0..<frameCount).map { Self.framePath(target.path, $0, frameCount: frameCount) }
     }
 
     /// `prefix-007.png`, with at least three digits and as many as the last frame needs.
-    public static func framePath(_ prefix: String, _ index: Int, frameCount: Int) -> String {
+    public static func framePath(_ prefix: FilePath, _ index: Int, frameCount: Int) -> FilePath {
         let digits = max(3, String(max(0, frameCount - 1)).count)
         let number = String(index)
-        return "\(prefix)-\(String(repeating: "0", count: max(0, digits - number.count)))\(number).png"
+        return prefix + "-\(String(repeating: "0", count: max(0, digits - number.count)))\(number).png"
     }
 
     /// Encodes each batch's PNGs on `context.workers` threads and hands them over in order.
