@@ -84,7 +84,7 @@ struct CoverageRasterizer {
         }
     }
 
-    /// The coverage as 8-bit alpha, `stride` bytes per row, written through `body`.
+    /// Writes the coverage as 8-bit alpha (0…255) into `alpha`, `stride` ≥ `width` bytes per row.
     /// - Parameter evenOdd: the even-odd rule; otherwise non-zero.
     func writeAlpha(evenOdd: Bool, stride: Int, into alpha: UnsafeMutablePointer<UInt8>) {
         let cellStride = width + 2
