@@ -11,12 +11,19 @@ public enum Command {
     public static let version = Exporter.version
 
     /// Runs the command.
-    /// - Parameter arguments: the arguments after the program name.
+    /// - Parameter arguments: the arguments after the program name, spelt in UTF-8.
     /// - Returns: the exit code (see `ExitCode`).
-    public static func run(_ arguments: [String]) -> ExitCode {
+    public static func run(_ arguments: [String]) -> ExitCode { run(bytes: arguments.map { Array($0.utf8) }) }
+
+    /// Runs the command on the arguments as the process got them: bytes, so that a file name
+    /// in another encoding than UTF-8 (a Latin-1 `caf\xE9.json`) is opened and written as it is
+    /// (`FilePath`). `CommandLine.arguments` would have replaced such bytes with U+FFFD.
+    /// - Parameter arguments: the arguments after the program name (`processArguments()`).
+    /// - Returns: the exit code (see `ExitCode`).
+    public static func run(bytes arguments: [[UInt8]]) -> ExitCode {
         let options: Options
         do {
-            options = try Options.parse(arguments)
+            options = try Options.parse(bytes: arguments)
         } catch {
             Console().error(error.message)
             Console().note("run 'animexport --help' for usage")
@@ -46,6 +53,14 @@ public enum Command {
             }
             if options.command == .validate { return ValidateCommand.run(options, console: console) }
             return ExportCommand.run(options, console: console)
+        }
+    }
+
+    /// This process's arguments after the program name, as bytes (`CommandLine.unsafeArgv`).
+    public static func processArguments() -> [[UInt8]] {
+        (1..<max(1, Int(CommandLine.argc))).map { i in
+            guard let argument = CommandLine.unsafeArgv[i] else { return [] }
+            return FilePath(cString: argument).bytes
         }
     }
 

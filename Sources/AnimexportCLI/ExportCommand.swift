@@ -20,16 +20,16 @@ enum ExportCommand {
         var product: JobProduct?
         var error: JobPlanner.JobError?
         /// `check`: files that do not exist.
-        var missing: [String] = []
+        var missing: [FilePath] = []
         /// `check`: files whose bytes differ.
-        var different: [String] = []
+        var different: [FilePath] = []
         /// Files compared or written.
         var fileCount = 0
     }
 
     /// Runs export or check for the presets on the command line.
     static func run(_ options: Options, console: Console) -> ExitCode {
-        let presets: [String]
+        let presets: [FilePath]
         do {
             presets = try JobPlanner.presetFiles(options.presets)
             try OutputPlan.validate(options.outputs, presetCount: presets.count, still: options.still)

@@ -8,7 +8,7 @@ import Timeline
 /// files it writes. Planned (and checked) before anything is rendered.
 struct ExportJob: Sendable {
     /// The preset file as the user named it.
-    var presetPath: String
+    var presetPath: FilePath
     /// The `--set` combination.
     var variant: Variant
     /// `NAME` + variant suffix + `@Sx`: names the job in messages.
@@ -29,7 +29,7 @@ struct ExportJob: Sendable {
     var targets: [OutputTarget] { request.targets }
 
     /// Every file the job writes, in order.
-    var paths: [String] {
+    var paths: [FilePath] {
         let size = request.pixelSize
         return zip(request.targets, framePlans).filter { $0.0.written }.flatMap {
             $0.0.paths(plan: $0.1, width: size.width, height: size.height, settings: request.settings)

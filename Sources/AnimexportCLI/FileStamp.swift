@@ -19,9 +19,9 @@ struct FileStamp: Equatable, Sendable {
     var inode: UInt64
 
     /// The stamp of `path` now.
-    init(of path: String) {
+    init(of path: FilePath) {
         var info = stat()
-        if stat(path, &info) == 0 {
+        if path.withCString({ stat($0, &info) }) == 0 {
             exists = true
             seconds = Int(info.st_mtim.tv_sec)
             nanoseconds = Int(info.st_mtim.tv_nsec)
@@ -37,7 +37,7 @@ struct FileStamp: Equatable, Sendable {
     }
 
     /// Stamps of several files, by path.
-    static func of(_ paths: [String]) -> [String: FileStamp] {
+    static func of(_ paths: [FilePath]) -> [FilePath: FileStamp] {
         Dictionary(paths.map { ($0, FileStamp(of: $0)) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -45,21 +45,17 @@ struct FileStamp: Equatable, Sendable {
     /// existing regular file relative to the preset's folder (or absolute), such as an image
     /// layer's PNG. Independent of the layer model, so it keeps working as layer types are added.
     /// - Returns: the paths, sorted; nil when the preset cannot be read or parsed.
-    static func referencedFiles(ofPreset path: String) -> [String]? {
-        guard let data = FileManager.default.contents(atPath: path),
-            let root = try? JSONParser.parse(bytes: [UInt8](data))
-        else { return nil }
-        let directory = (path as NSString).deletingLastPathComponent
-        var found = Set<String>()
+    static func referencedFiles(ofPreset path: FilePath) -> [FilePath]? {
+        guard let data = try? path.read(), let root = try? JSONParser.parse(bytes: data) else { return nil }
+        let directory = path.directory
+        var found = Set<FilePath>()
         func visit(_ value: JSONValue) {
             switch value.kind {
             case .string(let s):
                 guard !s.isEmpty, !s.hasPrefix("$"), !s.hasPrefix("#"), s.count < 4096 else { return }
-                let candidate = s.hasPrefix("/") || directory.isEmpty ? s : directory + "/" + s
-                var isDirectory: ObjCBool = false
-                if candidate != path, FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory),
-                    !isDirectory.boolValue
-                {
+                let candidate = s.hasPrefix("/") ? FilePath(s) : directory.appending(s)
+                let kind = candidate.kind
+                if candidate != path, kind != .none, kind != .directory {
                     found.insert(candidate)
                 }
             case .array(let items): items.forEach(visit)

@@ -16,18 +16,24 @@ struct ExitFailure: Error, Equatable {
 /// anything is wrong it prints every problem it found and nothing is written.
 enum JobPlanner {
     /// The presets named on the command line: files as given, folders as their `*.json` files
-    /// in name order.
-    /// - Throws: `UsageError` for a folder without presets.
-    static func presetFiles(_ arguments: [String]) throws(UsageError) -> [String] {
-        var files: [String] = []
+    /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept).
+    /// - Throws: `UsageError` for a folder without presets, or one that cannot be read.
+    static func presetFiles(_ arguments: [FilePath]) throws(UsageError) -> [FilePath] {
+        var files: [FilePath] = []
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-                let presets = names.filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            if argument.isDirectory {
+                let names: [FilePath]
+                do {
+                    names = try argument.entries()
+                } catch {
+                    throw UsageError(message: "cannot list \(argument): \(error.reason)")
+                }
+                let presets = names.filter {
+                    $0.pathExtension.lowercased() == "json" && $0.bytes.first != UInt8(ascii: ".")
+                }
                 guard !presets.isEmpty else { throw UsageError(message: "\(argument) holds no .json presets") }
-                let dir = argument.count > 1 && argument.hasSuffix("/") ? String(argument.dropLast()) : argument
-                files += presets.map { "\(dir)/\($0)" }
+                let dir = argument.removingTrailingSlashes
+                files += presets.map { dir.appending($0) }
             } else {
                 files.append(argument)
             }
@@ -39,11 +45,10 @@ enum JobPlanner {
     /// - Parameter printed: diagnostics already printed (so a fan-out does not repeat them).
     /// - Throws: `ExitFailure` with 1 (unreadable), 64 (bad `--set`) or 65 (invalid preset).
     static func load(
-        _ path: String, overrides: [String: String], console: Console, printed: inout Set<String>
+        _ path: FilePath, overrides: [String: String], console: Console, printed: inout Set<String>
     ) throws(ExitFailure) -> LoadedPreset {
         do {
-            let loaded = try PresetLoader.load(
-                contentsOf: path, overrides: overrides, fontAvailable: Exporter.fontAvailable)
+            let loaded = try readPreset(path, overrides: overrides)
             for w in loaded.warnings where printed.insert(w.description).inserted { console.diagnostic(w) }
             return loaded
         } catch let error as PresetError {
@@ -66,10 +71,37 @@ enum JobPlanner {
         }
     }
 
+    /// Reads the preset file by its bytes and decodes it, as `PresetLoader.load(contentsOf:)`
+    /// does for a name that is a `String`. Diagnostics name the file as `FilePath.description`
+    /// shows it (`caf\xE9.json`).
+    /// - Throws: `FileReadError` (exit 1) when it cannot be read, and what
+    ///   `PresetLoader.decode` throws.
+    static func readPreset(
+        _ path: FilePath, overrides: [String: String] = [:], checkFonts: Bool = true
+    ) throws -> LoadedPreset {
+        let bytes: [UInt8]
+        do {
+            bytes = try path.read()
+        } catch {
+            // The words `PresetLoader` uses for the common cases.
+            var failure = error
+            if error.reason == FilePath.reason(errno: ENOENT) { failure.reason = "no such file" }
+            if error.reason == FilePath.reason(errno: EACCES) { failure.reason = "permission denied" }
+            throw failure
+        }
+        var loaded = try PresetLoader.decode(
+            bytes: bytes, file: path.description, overrides: overrides,
+            fontAvailable: checkFonts ? Exporter.fontAvailable : nil)
+        // As `PresetLoader.load` sets it; the decoder finds image layers beside the file named
+        // by `file:` (a folder whose name is not UTF-8 is not found there).
+        loaded.directory = (path.description as NSString).deletingLastPathComponent
+        return loaded
+    }
+
     /// Every job of the command line, checked; see the type's documentation.
     /// - Parameter presets: the preset files (after `presetFiles`).
     /// - Throws: `ExitFailure` after printing every problem.
-    static func jobs(for presets: [String], options: Options, console: Console) throws(ExitFailure) -> [ExportJob] {
+    static func jobs(for presets: [FilePath], options: Options, console: Console) throws(ExitFailure) -> [ExportJob] {
         var worst = ExitCode.success
         var jobs: [ExportJob] = []
         let variants = Variant.expand(options.settings)
@@ -97,7 +129,7 @@ enum JobPlanner {
                         }
                         // The loop's own traps (off the 1/100 s grid, a cycle cut mid-way) are
                         // worth saying on export too, not only under validate.
-                        let lints = LoopLints.lints(job.plan, file: path, composition: job.composition)
+                        let lints = LoopLints.lints(job.plan, file: path.description, composition: job.composition)
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
                             if printed.insert(lint.description).inserted { console.diagnostic(lint) }
                         }
@@ -131,7 +163,7 @@ enum JobPlanner {
     }
 
     private static func makeJob(
-        _ path: String, _ loaded: LoadedPreset, _ variant: Variant, _ scale: Double, _ options: Options
+        _ path: FilePath, _ loaded: LoadedPreset, _ variant: Variant, _ scale: Double, _ options: Options
     ) throws(JobError) -> ExportJob {
         var composition = loaded.composition
         if let background = options.background { composition.canvas.background = background }
@@ -144,7 +176,7 @@ enum JobPlanner {
             throw JobError(
                 code: usage ? .usage : .badPreset,
                 message: violations.filter(\.isUsageError).map { "\(path): \($0.description)" }.joined(separator: "\n"),
-                diagnostics: violations.compactMap { $0.diagnostic(file: path, composition: composition) })
+                diagnostics: violations.compactMap { $0.diagnostic(file: path.description, composition: composition) })
         }
         let plan: LoopPlan
         do {
@@ -155,7 +187,7 @@ enum JobPlanner {
                 throw JobError(code: .usage, message: "\(path): \(violation.description)")
             }
             throw JobError(
-                code: .badPreset, message: "", diagnostics: [error.diagnostic(file: path, composition: composition)])
+                code: .badPreset, message: "", diagnostics: [error.diagnostic(file: path.description, composition: composition)])
         }
         let pixels = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: scale)
@@ -204,21 +236,21 @@ enum JobPlanner {
     /// `NAME.json` it came from, `--report` or `--preview` naming a preset, or an image layer's
     /// PNG). Paths are compared with links resolved.
     /// - Parameter extra: the run's own files (`--report`, `--preview`), checked like the jobs'.
-    private static func checkUniquePaths(_ jobs: [ExportJob], extra: [String], console: Console) throws(ExitFailure) {
-        var inputs: [String: String] = [:]
+    private static func checkUniquePaths(_ jobs: [ExportJob], extra: [FilePath], console: Console) throws(ExitFailure) {
+        var inputs: [FilePath: String] = [:]
         for job in jobs {
-            inputs[canonical(job.presetPath)] = "the preset \(job.presetPath)"
+            inputs[job.presetPath.canonical] = "the preset \(job.presetPath)"
             for file in imageFiles(job.composition.layers) {
-                inputs[canonical(file)] = "an image that \(job.presetPath) uses"
+                inputs[FilePath(file).canonical] = "an image that \(job.presetPath) uses"
             }
         }
-        var owner: [String: String] = [:]
+        var owner: [FilePath: String] = [:]
         let runFile = "this run's --report/--preview"
         let runFiles = extra.map { (path: $0, from: runFile) }
         // (`from` names the preset, or the run itself for --report and --preview.)
-        let all = jobs.flatMap { job in job.paths.map { (path: $0, from: job.presetPath) } } + runFiles
+        let all = jobs.flatMap { job in job.paths.map { (path: $0, from: job.presetPath.description) } } + runFiles
         for (path, from) in all {
-            if let input = inputs[canonical(path)] {
+            if let input = inputs[path.canonical] {
                 let fix =
                     from == runFile
                     ? "give --report or --preview another file name"
@@ -226,7 +258,7 @@ enum JobPlanner {
                 console.error("\(path) would overwrite \(input); \(fix)")
                 throw ExitFailure(code: .usage)
             }
-            let key = canonical(path)
+            let key = path.canonical
             if let other = owner[key] {
                 let message =
                     other == runFile || from == runFile
@@ -239,11 +271,6 @@ enum JobPlanner {
             }
             owner[key] = from
         }
-    }
-
-    /// An absolute, standardized path with symbolic links resolved, for comparing file names.
-    private static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Every image layer's file in a layer tree.
@@ -259,32 +286,30 @@ enum JobPlanner {
     /// writing, accepts a new file. The default `output/` and a `--frames` folder are created.
     /// - Throws: `ExitFailure(.failure)` after printing the first folder that fails.
     static func prepareFolders(
-        _ jobs: [ExportJob], extra: [String], options: Options, writing: Bool, console: Console
+        _ jobs: [ExportJob], extra: [FilePath], options: Options, writing: Bool, console: Console
     ) throws(ExitFailure) {
         if writing {
-            var create: [String] = []
+            var create: [FilePath] = []
             if options.outputs.isEmpty { create.append(OutputPlan.defaultDirectory) }
             if let frames = options.framesDirectory { create.append(frames) }
             for dir in create {
                 do {
-                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                    try dir.createDirectories()
                 } catch {
-                    console.error("cannot create \(dir): \(AtomicFile.reason(error))")
+                    console.error("cannot create \(error.path): \(error.reason)")
                     throw ExitFailure(code: .failure)
                 }
             }
         }
-        var seen = Set<String>()
+        var seen = Set<FilePath>()
         for path in jobs.flatMap(\.paths) + extra {
             // A folder where a file should go would fail only at the rename, after the job's
             // other files were written (a sheet's NAME.json, say).
-            var isFolder: ObjCBool = false
-            if writing, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            if writing, path.isDirectory {
                 console.error(WriteError(path: path, reason: "a folder of that name is in the way").message)
                 throw ExitFailure(code: .failure)
             }
-            let directory = (path as NSString).deletingLastPathComponent
-            let dir = directory.isEmpty ? "." : directory
+            let dir = path.directory
             guard seen.insert(dir).inserted else { continue }
             do {
                 try AtomicFile.checkDirectory(of: path, writable: writing)

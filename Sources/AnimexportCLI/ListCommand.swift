@@ -10,10 +10,10 @@ import Timeline
 /// description), in file-name order. A broken preset is listed as such and makes the exit code 65.
 enum ListCommand {
     /// The folder listed when none is given.
-    static let defaultDirectory = "presets"
+    static let defaultDirectory: FilePath = "presets"
 
     static func run(_ options: Options, console: Console) -> ExitCode {
-        let files: [String]
+        let files: [FilePath]
         do {
             files = try JobPlanner.presetFiles(options.presets.isEmpty ? [defaultDirectory] : options.presets)
         } catch {
@@ -24,7 +24,7 @@ enum ListCommand {
         var blocks: [String] = []
         for path in files {
             do {
-                let loaded = try PresetLoader.load(contentsOf: path)
+                let loaded = try JobPlanner.readPreset(path, checkFonts: false)
                 blocks.append(describe(loaded.composition, path: path))
             } catch let error as PresetError {
                 let count = error.diagnostics.filter { $0.severity == .error }.count
@@ -42,7 +42,7 @@ enum ListCommand {
     }
 
     /// The block of text for one preset.
-    static func describe(_ composition: Composition, path: String) -> String {
+    static func describe(_ composition: Composition, path: FilePath) -> String {
         var lines = ["\(composition.name)  (\(path))"]
         if !composition.description.isEmpty { lines.append("  " + composition.description) }
         let canvas = composition.canvas

@@ -55,9 +55,9 @@ extension Options {
     }
 
     /// A file path whose extension is one of `extensions` (lower case, without the dot).
-    static func file(_ text: String, _ name: String, extensions: [String]) throws(UsageError) -> String {
-        let ext = (text as NSString).pathExtension.lowercased()
-        guard !text.hasSuffix("/"), extensions.contains(ext) else {
+    static func file(_ text: FilePath, _ name: String, extensions: [String]) throws(UsageError) -> FilePath {
+        let ext = text.pathExtension.lowercased()
+        guard !text.hasTrailingSlash, extensions.contains(ext) else {
             throw UsageError(
                 message: "\(name) \(text): expected a file name ending in .\(extensions[0])")
         }

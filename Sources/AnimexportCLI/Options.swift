@@ -41,8 +41,8 @@ enum StillFrame: Equatable, Sendable {
 /// Everything the command line asked for, checked.
 struct Options: Equatable {
     var command: Subcommand = .export
-    var presets: [String] = []
-    var outputs: [String] = []
+    var presets: [FilePath] = []
+    var outputs: [FilePath] = []
     var fps: Double?
     /// One output per scale; names get `@2x` for every scale other than 1 (see `OutputPlan`).
     var scales: [Double] = [1]
@@ -76,15 +76,15 @@ struct Options: Equatable {
     var sheetFormat: SheetDataFormat = .defaultFormat
     /// `--frame-name`: the data file's frame-name template; nil = the format's default.
     var frameName: String?
-    var framesDirectory: String?
+    var framesDirectory: FilePath?
     /// What `-o DIR/` (or the default folder) receives; nil = the default for the case.
     var formats: [OutputFormatKind]?
     /// Render threads; nil = the core count.
     var jobs: Int?
     var watch = false
     var still: StillFrame?
-    var previewPath: String?
-    var reportPath: String?
+    var previewPath: FilePath?
+    var reportPath: FilePath?
     var strict = false
     var quiet = false
     var help = false
@@ -119,18 +119,28 @@ struct Options: Equatable {
         .list: Set(valued.keys).union(flags).subtracting(["--quiet", "-q", "--help", "-h", "--version"]),
     ]
 
-    /// Parses `arguments` (without the program name).
+    /// Options whose value is a file or folder name, kept as bytes.
+    static let pathValued: Set<String> = ["-o", "--output", "--frames", "--preview", "--report"]
+
+    /// Parses `arguments` (without the program name), each spelt in UTF-8.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        try parse(bytes: arguments.map { Array($0.utf8) })
+    }
+
+    /// Parses the arguments as the process got them, as bytes (`CommandLine.unsafeArgv`):
+    /// presets and the values of `-o`, `--frames`, `--preview` and `--report` stay bytes
+    /// (`FilePath`); option names and every other value are read as UTF-8.
+    static func parse(bytes rawArguments: [[UInt8]]) throws(UsageError) -> Options {
         var options = Options()
-        var arguments = arguments[...]
-        if let first = arguments.first, let command = Subcommand(rawValue: first), command != .export {
+        var arguments = rawArguments.map { (text: String(decoding: $0, as: UTF8.self), bytes: $0) }[...]
+        if let first = arguments.first, let command = Subcommand(rawValue: first.text), command != .export {
             options.command = command
             arguments = arguments.dropFirst()
         }
         var onlyPositional = false
-        while let argument = arguments.popFirst() {
+        while let (argument, argumentBytes) = arguments.popFirst() {
             if onlyPositional || !argument.hasPrefix("-") || argument == "-" {
-                options.presets.append(argument)
+                options.presets.append(FilePath(bytes: argumentBytes))
                 continue
             }
             if argument == "--" {
@@ -139,9 +149,13 @@ struct Options: Equatable {
             }
             var name = argument
             var inlineValue: String?
-            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+            var inlineBytes: [UInt8]?
+            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "="),
+                let eqByte = argumentBytes.firstIndex(of: UInt8(ascii: "="))
+            {
                 name = String(argument[..<eq])
                 inlineValue = String(argument[argument.index(after: eq)...])
+                inlineBytes = Array(argumentBytes[(eqByte + 1)...])
             }
             let known = Self.flags.contains(name) || Self.valued[name] != nil
             if known, let refused = Self.refused[options.command], refused.contains(name) {
@@ -174,13 +188,20 @@ struct Options: Equatable {
                 throw UsageError(message: message)
             }
             let value: String
-            if let inlineValue {
+            let valueBytes: [UInt8]
+            if let inlineValue, let inlineBytes {
                 value = inlineValue
+                valueBytes = inlineBytes
             } else {
                 guard let next = arguments.popFirst() else { throw UsageError(message: "\(name) needs \(what)") }
-                value = next
+                value = next.text
+                valueBytes = next.bytes
             }
-            try options.apply(name, value)
+            if Self.pathValued.contains(name) {
+                try options.apply(name, path: FilePath(bytes: valueBytes))
+            } else {
+                try options.apply(name, value)
+            }
         }
         try options.checkCombinations()
         if options.columns != nil, options.sheetType != .grid {
@@ -197,11 +218,11 @@ struct Options: Equatable {
             if framesDirectory != nil {
                 throw UsageError(message: "--frame/--time write one PNG; --frames does not apply")
             }
-            for output in outputs where output.lowercased().hasSuffix(".gif") {
+            for output in outputs where output.pathExtension.lowercased() == "gif" {
                 throw UsageError(message: "--frame/--time write one PNG; -o \(output) names a GIF")
             }
         }
-        if formats != nil, !outputs.isEmpty, !outputs.contains(where: OutputPlan.isDirectory) {
+        if formats != nil, !outputs.isEmpty, !outputs.contains(where: { OutputPlan.isDirectory($0) }) {
             throw UsageError(message: "--format chooses what goes into -o DIR/; the -o given name files")
         }
         if let frameName, !sheetFormat.namesFrames {
@@ -215,11 +236,26 @@ struct Options: Equatable {
         }
     }
 
-    private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
+    /// Applies an option whose value is a file or folder name (`pathValued`).
+    private mutating func apply(_ name: String, path value: FilePath) throws(UsageError) {
         switch name {
         case "-o", "--output":
             guard !value.isEmpty else { throw UsageError(message: "\(name) needs an output path") }
             outputs.append(value)
+        case "--frames":
+            guard !value.isEmpty else { throw UsageError(message: "--frames needs a directory") }
+            framesDirectory = value
+        case "--preview":
+            previewPath = try Self.file(value, name, extensions: ["html", "htm"])
+        case "--report":
+            reportPath = try Self.file(value, name, extensions: ["json"])
+        default:
+            throw UsageError(message: "unknown option \(name)")
+        }
+    }
+
+    private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
+        switch name {
         case "--fps":
             fps = try Self.number(value, name, "frames per second 0.1…120") { $0 >= 0.1 && $0 <= 120 }
         case "--scale":
@@ -259,9 +295,6 @@ struct Options: Equatable {
         case "--set":
             settings.removeAll { $0.name == ParameterSetting.name(of: value) }
             settings.append(try ParameterSetting(parsing: value))
-        case "--frames":
-            guard !value.isEmpty else { throw UsageError(message: "--frames needs a directory") }
-            framesDirectory = value
         case "--format":
             var kinds: [OutputFormatKind] = []
             let names = OutputFormatKind.folderKinds.map(\.rawValue)
@@ -285,10 +318,6 @@ struct Options: Equatable {
         case "--time":
             guard still == nil else { throw UsageError(message: "give one of --frame and --time") }
             still = .time(try Self.number(value, name, "seconds ≥ 0") { $0 >= 0 && $0 <= 86_400 })
-        case "--preview":
-            previewPath = try Self.file(value, name, extensions: ["html", "htm"])
-        case "--report":
-            reportPath = try Self.file(value, name, extensions: ["json"])
         case "--dither":
             dither = try Self.choice(
                 value, name, ["none": .none, "ordered": .ordered, "fs": .floydSteinberg], "none, ordered or fs")

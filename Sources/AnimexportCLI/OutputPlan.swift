@@ -12,7 +12,7 @@ import Spec
 /// its name and gets the variant suffix and, only when several scales are asked for, `@Sx`.
 enum OutputPlan {
     /// The default folder when no `-o` is given.
-    static let defaultDirectory = "output"
+    static let defaultDirectory: FilePath = "output"
 
     /// `@2x`, `@1.5x`, or `""` at scale 1.
     static func scaleSuffix(_ scale: Double) -> String {
@@ -20,8 +20,8 @@ enum OutputPlan {
     }
 
     /// `directory/stem-007.png`, with at least three digits and as many as the last frame needs.
-    static func framePath(_ directory: String, _ stem: String, _ index: Int, frameCount: Int) -> String {
-        FramesFormat.framePath("\(directory)/\(stem)", index, frameCount: frameCount)
+    static func framePath(_ directory: FilePath, _ stem: String, _ index: Int, frameCount: Int) -> FilePath {
+        FramesFormat.framePath(directory.appending(stem), index, frameCount: frameCount)
     }
 
     /// The kinds a folder output receives without `--format`: a GIF (and a sheet for `-o DIR/`).
@@ -45,7 +45,7 @@ enum OutputPlan {
         var targets: [OutputTarget] = []
         for output in outputs {
             if isDirectory(output) {
-                let dir = output.count > 1 && output.hasSuffix("/") ? String(output.dropLast()) : output
+                let dir = output.removingTrailingSlashes
                 if let still = options.still {
                     targets.append(
                         OutputTarget(kind: .still, path: stillPath(dir, stem, still, frameCount: frameCount)))
@@ -55,8 +55,9 @@ enum OutputPlan {
                     targets.append(kind.format.target(directory: dir, stem: stem))
                 }
             } else {
-                let ext = (output as NSString).pathExtension
-                let path = String(output.dropLast(ext.count + 1)) + fileSuffix + "." + ext
+                // The name keeps its bytes; the variant goes before the extension (`x-size-24.gif`).
+                let ext = output.pathExtension
+                let path = output.deletingPathExtension + fileSuffix + "." + ext
                 // `validate` has checked the extension.
                 let kind = options.still != nil ? .still : OutputFormatKind.forExtension(ext) ?? .sheet
                 targets.append(OutputTarget(kind: kind, path: path))
@@ -64,7 +65,7 @@ enum OutputPlan {
         }
         if let directory = options.framesDirectory {
             // "frames/" and "frames" name the same folder; keep paths free of "//".
-            let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+            let trimmed = directory.removingTrailingSlashes
             targets.append(FramesFormat().target(directory: trimmed, stem: stem))
         }
         // The preview shows every animated format; those not asked for are made in memory only.
@@ -86,27 +87,22 @@ enum OutputPlan {
 
     /// `dir/stem-030.png` for `--frame 30`, `dir/stem-t1.5s.png` for `--time 1.5`; a scale
     /// suffix stays last (`dir/NAME-030@2x.png`).
-    static func stillPath(_ dir: String, _ stem: String, _ still: StillFrame, frameCount: Int) -> String {
+    static func stillPath(_ dir: FilePath, _ stem: String, _ still: StillFrame, frameCount: Int) -> FilePath {
         switch still {
         case .index(let i): framePath(dir, stem, i, frameCount: frameCount)
-        case .time(let t): FramesFormat.suffixed("\(dir)/\(stem)", "-t\(formatNumber(t))s")
+        case .time(let t): FramesFormat.suffixed(dir.appending(stem), "-t\(formatNumber(t))s")
         }
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        if path.hasSuffix("/") { return true }
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
-    }
+    static func isDirectory(_ path: FilePath) -> Bool { path.hasTrailingSlash || path.isDirectory }
 
     /// Checks the `-o` values before any work: known extensions, and directory outputs when
     /// several presets are given.
-    static func validate(_ outputs: [String], presetCount: Int, still: StillFrame?) throws(UsageError) {
+    static func validate(_ outputs: [FilePath], presetCount: Int, still: StillFrame?) throws(UsageError) {
         // `-o x.gif` where x.gif is a folder: a file was meant, and writing into the folder
         // would put files where nobody looks for them.
-        for output in outputs where !output.hasSuffix("/") && isDirectory(output) {
-            let ext = (output as NSString).pathExtension
+        for output in outputs where !output.hasTrailingSlash && isDirectory(output) {
+            let ext = output.pathExtension
             if !ext.isEmpty, OutputFormatKind.forExtension(ext) != nil {
                 throw UsageError(
                     message:
@@ -115,11 +111,10 @@ enum OutputPlan {
             }
         }
         for output in outputs where !isDirectory(output) {
-            let lower = output.lowercased()
-            if still != nil, !lower.hasSuffix(".png") {
+            if still != nil, output.pathExtension.lowercased() != "png" {
                 throw UsageError(message: "-o \(output): --frame/--time write one PNG; use NAME.png or a directory")
             }
-            let ext = (output as NSString).pathExtension
+            let ext = output.pathExtension
             guard OutputFormatKind.forExtension(ext) != nil else {
                 let what = ext.isEmpty ? "has no extension" : "has the extension .\(ext)"
                 let kinds = OutputFormatKind.folderKinds.compactMap { kind in

@@ -146,7 +146,7 @@ enum PreviewPage {
         let job = product.job
         var css = ""
         var html =
-            "<section id=\"job-\(n)\">\n<h2>\(escape(job.stem)) <small><code>\(escape(job.presetPath))</code></small></h2>\n"
+            "<section id=\"job-\(n)\">\n<h2>\(escape(job.stem)) <small><code>\(escape(job.presetPath.description))</code></small></h2>\n"
         if !job.composition.description.isEmpty { html += "<p>\(escape(job.composition.description))</p>\n" }
         html += "<div class=\"stage\">\n"
         let size = job.request.pixelSize

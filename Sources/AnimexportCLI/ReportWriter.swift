@@ -26,10 +26,11 @@ enum ReportWriter {
         case .still: source = "still"
         }
         let members: KeyValuePairs<String, JSONText> = [
-            "preset": .string(job.presetPath),
+            // JSON text must be valid UTF-8: a name that is not holds U+FFFD for each bad part.
+            "preset": .string(job.presetPath.unicode),
             "name": .string(job.composition.name),
             "output": .string(job.stem),
-            "files": .array(job.paths.map { .string($0) }),
+            "files": .array(job.paths.map { .string($0.unicode) }),
             "scale": .number(job.scale),
             "params": .object(
                 job.composition.parameters.map { JSONText.Member(key: $0.name, value: value($0.value)) }),

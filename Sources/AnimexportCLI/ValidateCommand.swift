@@ -11,7 +11,7 @@ import Timeline
 /// decoder's warnings plus the loop checks here; `--strict` makes them errors.
 enum ValidateCommand {
     static func run(_ options: Options, console: Console) -> ExitCode {
-        let presets: [String]
+        let presets: [FilePath]
         do {
             presets = try JobPlanner.presetFiles(options.presets)
         } catch {
@@ -26,7 +26,7 @@ enum ValidateCommand {
     }
 
     /// Validates one preset file; returns its exit code.
-    static func validate(_ path: String, options: Options, console: Console) -> ExitCode {
+    static func validate(_ path: FilePath, options: Options, console: Console) -> ExitCode {
         var printed = Set<String>()
         var errors = 0
         var warnings = 0
@@ -44,8 +44,7 @@ enum ValidateCommand {
         for variant in Variant.expand(options.settings) {
             let loaded: LoadedPreset
             do {
-                loaded = try PresetLoader.load(
-                    contentsOf: path, overrides: variant.overrides, fontAvailable: Exporter.fontAvailable)
+                loaded = try JobPlanner.readPreset(path, overrides: variant.overrides)
             } catch let error as PresetError {
                 error.diagnostics.forEach(emit)
                 code = code.combined(with: .badPreset)
@@ -63,7 +62,7 @@ enum ValidateCommand {
             let fps = options.fps ?? composition.fps
             // The budget, checked before anything could be rendered (docs/preset-format.md, Limits).
             for violation in ExportBudget.check(composition, fps: options.fps, duration: options.duration) {
-                if let d = violation.diagnostic(file: path, composition: composition) {
+                if let d = violation.diagnostic(file: path.description, composition: composition) {
                     emit(d)
                 } else if printed.insert(violation.description).inserted {
                     console.error("\(path): \(violation.description)")
@@ -73,7 +72,7 @@ enum ValidateCommand {
             do {
                 let plan = try LoopPlan.make(
                     for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil)
-                LoopLints.lints(plan, file: path, composition: composition)
+                LoopLints.lints(plan, file: path.description, composition: composition)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
@@ -88,7 +87,7 @@ enum ValidateCommand {
                     }
                     code = code.combined(with: .usage)
                 } else {
-                    emit(error.diagnostic(file: path, composition: composition))
+                    emit(error.diagnostic(file: path.description, composition: composition))
                 }
             }
         }

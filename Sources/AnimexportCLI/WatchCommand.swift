@@ -18,13 +18,13 @@ enum WatchCommand {
 
     /// One watched preset.
     private struct Watched {
-        var path: String
+        var path: FilePath
         /// The preset and the files it used when last read.
-        var files: [String]
-        var stamps: [String: FileStamp]
+        var files: [FilePath]
+        var stamps: [FilePath: FileStamp]
     }
 
-    static func run(_ presets: [String], options: Options, console: Console) -> ExitCode {
+    static func run(_ presets: [FilePath], options: Options, console: Console) -> ExitCode {
         let stop = StopFlag()
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
@@ -36,8 +36,8 @@ enum WatchCommand {
         defer { sources.forEach { $0.cancel() } }
 
         // A watch that could never render (a typo in the name) fails at once instead of waiting.
-        for path in presets where !FileManager.default.isReadableFile(atPath: path) {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+        for path in presets where !path.isReadable {
+            let reason = path.exists ? "it cannot be read" : "no such file"
             console.error("cannot watch \(path): \(reason)")
             return .failure
         }

@@ -9,15 +9,15 @@ import Foundation
 /// A file write that failed; says which file and why.
 public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file that could not be written.
-    public var path: String
+    public var path: FilePath
     /// Why, in a few words (the system's `strerror` text).
     public var reason: String
-    /// `cannot write PATH: REASON`.
+    /// `cannot write PATH: REASON` (the path as `FilePath.description` shows it).
     public var message: String { "cannot write \(path): \(reason)" }
     /// Same as `message`.
     public var description: String { message }
     /// A failure to write `path`.
-    public init(path: String, reason: String) {
+    public init(path: FilePath, reason: String) {
         self.path = path
         self.reason = reason
     }
@@ -36,26 +36,21 @@ public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
 /// systems without `O_TMPFILE`, or a system without /proc, get a named `mkstemp` file.
 public enum AtomicFile {
     /// The folder `path` lies in (`.` for a bare name).
-    public static func directory(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
-    }
+    public static func directory(of path: FilePath) -> FilePath { path.directory }
 
     /// Checks that the folder of `path` exists and, when `writable`, that a file can be created
     /// in it (by creating and removing an empty temporary file: the only test that also holds
     /// for root, read-only mounts and special file systems).
     /// - Throws: `WriteError` naming `path` and what is wrong with its folder.
-    public static func checkDirectory(of path: String, writable: Bool) throws(WriteError) {
+    public static func checkDirectory(of path: FilePath, writable: Bool) throws(WriteError) {
         let dir = directory(of: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) else {
-            throw WriteError(path: path, reason: "directory \(dir) does not exist")
-        }
-        guard isDirectory.boolValue else {
-            throw WriteError(path: path, reason: "\(dir) is not a directory")
+        switch dir.kind {
+        case .none: throw WriteError(path: path, reason: "directory \(dir) does not exist")
+        case .directory: break
+        default: throw WriteError(path: path, reason: "\(dir) is not a directory")
         }
         guard writable else { return }
-        var template = Array("\(dir)/.animexport-probe.ax\(getpid())-XXXXXX".utf8CString)
+        var template = cString(dir.appending(".animexport-probe.ax\(getpid())-XXXXXX"))
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let start = buffer.baseAddress else { return -1 }
             return mkstemp(start)
@@ -91,9 +86,9 @@ public enum AtomicFile {
     /// A complete file under a hidden name beside its target, waiting for `commit`.
     public struct Staged: Equatable, Sendable {
         /// The hidden file, `dir/.NAME.axPID-XXXXXX`.
-        public var temporary: String
+        public var temporary: FilePath
         /// Where `commit` puts it.
-        public var path: String
+        public var path: FilePath
         /// How it was written.
         public var method: Method
     }
@@ -104,7 +99,7 @@ public enum AtomicFile {
     /// - Returns: which temporary file it went through.
     /// - Throws: `WriteError` naming the file and the reason; no file is left behind.
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String, unnamed: Bool = true) throws(WriteError) -> Method {
+    public static func write(_ bytes: [UInt8], to path: FilePath, unnamed: Bool = true) throws(WriteError) -> Method {
         let staged = try stage(bytes, to: path, unnamed: unnamed)
         try commit(staged)
         return staged.method
@@ -112,22 +107,22 @@ public enum AtomicFile {
 
     /// Writes `bytes` completely to a hidden file beside `path` (see the type's documentation).
     /// - Throws: `WriteError` naming `path`; nothing is left behind.
-    public static func stage(_ bytes: [UInt8], to path: String, unnamed: Bool = true) throws(WriteError) -> Staged {
+    public static func stage(_ bytes: [UInt8], to path: FilePath, unnamed: Bool = true) throws(WriteError) -> Staged {
         try checkDirectory(of: path, writable: false)
         let dir = directory(of: path)
-        let base = (path as NSString).lastPathComponent
+        let base = path.lastComponent
         #if os(Linux) && (arch(x86_64) || arch(arm64))
             if unnamed, let temporary = try stageUnnamed(bytes, to: path, in: dir, base: base) {
                 return Staged(temporary: temporary, path: path, method: .unnamed)
             }
         #endif
-        var template = Array("\(dir)/\(hiddenPrefix(base))XXXXXX".utf8CString)
+        var template = cString(dir.appending(hiddenPrefix(base) + "XXXXXX"))
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let start = buffer.baseAddress else { return -1 }
             return mkstemp(start)
         }
         guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = FilePath(bytes: template.map { UInt8(bitPattern: $0) })
         var failure = writeAll(bytes, to: fd)
         // mkstemp creates 0600; give the asset the usual permissions (umask applies to others).
         let mask = umask(0)
@@ -135,7 +130,7 @@ public enum AtomicFile {
         fchmod(fd, 0o666 & ~mask)
         if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(temporary)
+            temporary.withCString { _ = unlink($0) }
             throw WriteError(path: path, reason: failure)
         }
         return Staged(temporary: temporary, path: path, method: .named)
@@ -144,38 +139,47 @@ public enum AtomicFile {
     /// Renames a staged file over its target.
     /// - Throws: `WriteError` naming the target; the hidden file is removed.
     public static func commit(_ staged: Staged) throws(WriteError) {
-        if rename(staged.temporary, staged.path) != 0 {
+        let renamed = staged.temporary.withCString { from in staged.path.withCString { to in rename(from, to) } }
+        if renamed != 0 {
             let reason = String(cString: strerror(errno))
-            unlink(staged.temporary)
+            discard(staged)
             throw WriteError(path: staged.path, reason: reason)
         }
     }
 
     /// Removes a staged file that will not be committed.
-    public static func discard(_ staged: Staged) { unlink(staged.temporary) }
+    public static func discard(_ staged: Staged) { staged.temporary.withCString { _ = unlink($0) } }
 
-    /// `.NAME.axPID-`: the hidden name's start for this process.
-    private static func hiddenPrefix(_ base: String) -> String { ".\(base).ax\(getpid())-" }
+    /// Removes the file at `path`, if any (a sheet's JSON of an earlier run).
+    public static func remove(_ path: FilePath) { path.withCString { _ = unlink($0) } }
+
+    /// `.NAME.axPID-`: the hidden name's start for this process (the name keeps its bytes).
+    private static func hiddenPrefix(_ base: FilePath) -> FilePath {
+        FilePath(bytes: [UInt8(ascii: ".")] + base.bytes) + ".ax\(getpid())-"
+    }
+
+    /// `path` as a mutable NUL-terminated buffer, for `mkstemp`.
+    private static func cString(_ path: FilePath) -> [CChar] { path.bytes.map { CChar(bitPattern: $0) } + [0] }
 
     /// Removes the hidden files that runs killed between staging and commit left in `directory`:
     /// names `.NAME.axPID-XXXXXX` (and `.animexport-probe.axPID-XXXXXX`) whose process PID no
     /// longer exists. Files of a live process (another animexport writing there now) are left.
     /// - Returns: the files removed.
     @discardableResult
-    public static func removeStale(in directory: String) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        var removed: [String] = []
-        for name in names where name.hasPrefix(".") {
+    public static func removeStale(in directory: FilePath) -> [FilePath] {
+        guard let names = try? directory.entries() else { return [] }
+        var removed: [FilePath] = []
+        for name in names where name.bytes.first == UInt8(ascii: ".") {
             guard let pid = stagingPID(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            let path = directory == "." ? name : "\(directory)/\(name)"
-            if unlink(path) == 0 { removed.append(path) }
+            let path = directory.appending(name)
+            if path.withCString({ unlink($0) }) == 0 { removed.append(path) }
         }
         return removed
     }
 
     /// The PID in a staging name `.NAME.axPID-XXXXXX`, or nil for any other name.
-    public static func stagingPID(_ name: String) -> Int32? {
-        let chars = Array(name.utf8)
+    public static func stagingPID(_ name: FilePath) -> Int32? {
+        let chars = name.bytes
         guard chars.count > 12, chars[chars.count - 7] == UInt8(ascii: "-") else { return nil }
         // Walk back over the PID's digits to ".ax".
         var i = chars.count - 8
@@ -200,23 +204,23 @@ public enum AtomicFile {
         /// it (`O_TMPFILE` refused, no /proc to link through), so the caller falls back to
         /// `mkstemp`.
         /// - Throws: `WriteError` when the bytes could not be written.
-        private static func stageUnnamed(_ bytes: [UInt8], to path: String, in dir: String, base: String)
-            throws(WriteError) -> String?
+        private static func stageUnnamed(_ bytes: [UInt8], to path: FilePath, in dir: FilePath, base: FilePath)
+            throws(WriteError) -> FilePath?
         {
             // The mode is reduced by the umask, as for any new file.
-            let fd = open(dir, openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o666)
+            let fd = dir.withCString { open($0, openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o666) }
             guard fd >= 0 else { return nil }
             if let failure = writeAll(bytes, to: fd) {
                 close(fd)
                 throw WriteError(path: path, reason: failure)
             }
             let source = "/proc/self/fd/\(fd)"
-            var temporary = ""
+            var temporary = FilePath("")
             var linked = false
             for _ in 0..<16 {
                 let suffix = String((0..<6).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement() ?? "x" })
-                temporary = "\(dir)/\(hiddenPrefix(base))\(suffix)"
-                if linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 {
+                temporary = dir.appending(hiddenPrefix(base) + suffix)
+                if temporary.withCString({ linkat(AT_FDCWD, source, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }) == 0 {
                     linked = true
                     break
                 }
@@ -225,7 +229,7 @@ public enum AtomicFile {
             let closed = close(fd) == 0 ? nil : String(cString: strerror(errno))
             guard linked else { return nil }
             if let closed {
-                unlink(temporary)
+                temporary.withCString { _ = unlink($0) }
                 throw WriteError(path: path, reason: closed)
             }
             return temporary

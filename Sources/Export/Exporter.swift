@@ -86,7 +86,7 @@ public struct ExportRequest: Sendable {
 
     /// Every file the request writes, in order (targets made only for preview left out).
     /// - Throws: `LoopPlanError` as `framePlans` does.
-    public func paths() throws(LoopPlanError) -> [String] {
+    public func paths() throws(LoopPlanError) -> [FilePath] {
         let plans = try framePlans()
         let size = pixelSize
         return zip(targets, plans).filter { $0.0.written }.flatMap {

@@ -97,51 +97,52 @@ public struct SheetFormat: OutputFormat {
 
     /// The PNG, then its data file beside it (`x.png` → `x.json`, `x.tres` or `x.css`): a
     /// one-page sheet.
-    public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
+    public func paths(of target: OutputTarget, frameCount: Int) -> [FilePath] {
         [target.path] + Self.dataPaths(target, pageImages: [target.path])
     }
 
-    /// Every page PNG, then every page's JSON. The page count is exact without `--trim` and
-    /// `--merge-duplicates`; with either it depends on the pixels, so the list holds every file
-    /// the sheet can need: `NAME.png` and `NAME-0.png` … `NAME-K.png` up to the untrimmed
+    /// Every page PNG, then every page's data file. The page count is exact without `--trim`
+    /// and `--merge-duplicates`; with either it depends on the pixels, so the list holds every
+    /// file the sheet can need: `NAME.png` and `NAME-0.png` … `NAME-K.png` up to the untrimmed
     /// count (`SpriteSheetBuilder.pageCountBound`), which no trimmed or merged sheet exceeds.
     public func paths(
         of target: OutputTarget, plan: LoopPlan, width: Int, height: Int, settings: ExportSettings
-    ) -> [String] {
+    ) -> [FilePath] {
         let options = Self.options(target: target, settings: settings, frameRate: 1, loopSeconds: 0, scale: 1)
         let bound = SpriteSheetBuilder.pageCountBound(
             frameCount: plan.frameCount, width: width, height: height, options: options)
-        var pngs: [String] = []
+        var pngs: [FilePath] = []
         if bound <= 1 || settings.trim || settings.mergeDuplicates { pngs.append(target.path) }
-        if bound > 1 { pngs += (0..<bound).map { SpriteSheetBuilder.pageName(target.path, page: $0, of: bound) } }
+        if bound > 1 { pngs += (0..<bound).map { Self.pagePath(target.path, page: $0, of: bound) } }
         return pngs + Self.dataPaths(target, pageImages: pngs)
     }
 
     /// `dir/NAME.json` for `dir/NAME.png`.
-    public static func jsonPath(_ png: String) -> String { dataPath(png, extension: "json") }
+    public static func jsonPath(_ png: FilePath) -> FilePath { png.deletingPathExtension + ".json" }
 
-    /// `dir/NAME.EXT` for `dir/NAME.png`.
-    static func dataPath(_ png: String, extension ext: String) -> String {
-        let old = (png as NSString).pathExtension
-        return (old.isEmpty ? png : String(png.dropLast(old.count + 1))) + "." + ext
+    /// Page `k` of `count` of the sheet `png`: `png` itself for one page, else `dir/NAME-k.png`
+    /// (`SpriteSheetBuilder.pageName`'s rule, on the file name's bytes).
+    public static func pagePath(_ png: FilePath, page k: Int, of count: Int) -> FilePath {
+        guard count > 1 else { return png }
+        let ext = png.pathExtension
+        return ext.isEmpty ? png + "-\(k)" : png.deletingPathExtension + "-\(k).\(ext)"
     }
 
     /// The data files of `target` whose pages are the PNG paths `pageImages` (page 0 is
     /// `target.path`), in commit order: one per page named after it for the per-page formats,
     /// else one named after the target.
-    public static func dataPaths(_ target: OutputTarget, pageImages: [String]) -> [String] {
-        let directory = (target.path as NSString).deletingLastPathComponent
-        let names = SheetData.fileNames(
-            format: target.sheetData, stem: dataStem(target),
-            pageImages: pageImages.map { ($0 as NSString).lastPathComponent })
-        return names.map { directory.isEmpty ? $0 : directory + "/" + $0 }
+    public static func dataPaths(_ target: OutputTarget, pageImages: [FilePath]) -> [FilePath] {
+        // `SheetData.fileNames`'s rule, applied to the paths' bytes so a name that is not UTF-8
+        // keeps them.
+        let format = target.sheetData
+        guard format.filePerPage else { return [target.path.deletingPathExtension + "." + format.fileExtension] }
+        return pageImages.map { $0.deletingPathExtension + "." + format.fileExtension }
     }
 
-    /// `NAME` of `dir/NAME.png`: what the single-file data formats are named after.
+    /// `NAME` of `dir/NAME.png`: what the single-file data formats are named after (as text, so
+    /// invalid UTF-8 reads as U+FFFD inside the data file).
     static func dataStem(_ target: OutputTarget) -> String {
-        let name = (target.path as NSString).lastPathComponent
-        let ext = (name as NSString).pathExtension
-        return ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        target.path.lastComponent.deletingPathExtension.unicode
     }
 
     /// Refuses, before anything is rendered, a frame that with its extrusion and padding is
@@ -165,7 +166,7 @@ public struct SheetFormat: OutputFormat {
         name: String = ""
     ) -> SpriteSheetOptions {
         SpriteSheetOptions(
-            name: name, imageName: (target.path as NSString).lastPathComponent, columns: s.columns,
+            name: name, imageName: target.path.lastComponent.unicode, columns: s.columns,
             padding: s.padding, extrude: s.extrude, trim: s.trim, layout: s.layout, maxSize: s.maxSize,
             powerOfTwo: s.powerOfTwo, mergeDuplicates: s.mergeDuplicates, scale: scale, frameRate: frameRate,
             loopSeconds: loopSeconds, version: s.version)
@@ -187,7 +188,7 @@ public struct SheetFormat: OutputFormat {
             target: target, settings: s, frameRate: Double(plan.frameCount) / plan.period, loopSeconds: plan.period,
             scale: context.scale, name: context.composition.name)
         var product = FormatProduct(target: target)
-        var pagePaths: [String] = []
+        var pagePaths: [FilePath] = []
         var firstPNG: [UInt8]?
         let layout = try SpriteSheetBuilder.build(source: frames, durations: durations, options: options) {
             k, image, layout in
@@ -199,7 +200,7 @@ public struct SheetFormat: OutputFormat {
                     "\(target.path): the sheet needs \(layout.pages.count) pages, more than the \(bound) planned")
             }
             let png = try SheetPNGEncoder.encode(image, maximumColors: s.sheetColors).bytes
-            let path = SpriteSheetBuilder.pageName(target.path, page: k, of: layout.pages.count)
+            let path = Self.pagePath(target.path, page: k, of: layout.pages.count)
             try sink.put(OutputFile(path: path, bytes: png))
             product.byteCount += png.count
             if k == 0 { firstPNG = png }
@@ -275,12 +276,12 @@ public struct FramesFormat: OutputFormat {
     public var title: String { "PNG frames" }
 
     /// The prefix `directory/stem`.
-    public func target(directory: String, stem: String) -> OutputTarget {
-        OutputTarget(kind: .frames, path: "\(directory)/\(stem)")
+    public func target(directory: FilePath, stem: String) -> OutputTarget {
+        OutputTarget(kind: .frames, path: directory.appending(stem))
     }
 
     /// `prefix-000.png` … for every frame.
-    public func paths(of target: OutputTarget, frameCount: Int) -> [String] {
+    public func paths(of target: OutputTarget, frameCount: Int) -> [FilePath] {
         (0..<frameCount).map { Self.framePath(target.path, $0, frameCount: frameCount) }
     }
 
@@ -288,30 +289,30 @@ public struct FramesFormat: OutputFormat {
     /// prefix ending in a scale suffix (`NAME@2x`) keeps the suffix last, `NAME-007@2x.png`, as
     /// UIKit's `UIImage(named:)` and Xcode asset catalogs look the scale up just before the
     /// extension.
-    public static func framePath(_ prefix: String, _ index: Int, frameCount: Int) -> String {
+    public static func framePath(_ prefix: FilePath, _ index: Int, frameCount: Int) -> FilePath {
         let digits = max(3, String(max(0, frameCount - 1)).count)
         let number = String(index)
         return suffixed(prefix, "-\(String(repeating: "0", count: max(0, digits - number.count)))\(number)")
     }
 
     /// `prefix` + `insert` + `.png`, with a trailing scale suffix (`@2x`, `@1.5x`) of `prefix`'s
-    /// file name moved after `insert`.
-    public static func suffixed(_ prefix: String, _ insert: String) -> String {
-        let (base, scale) = splitScaleSuffix(prefix)
-        return base + insert + scale + ".png"
+    /// file name moved after `insert`; the other bytes of `prefix` are kept as they are.
+    public static func suffixed(_ prefix: FilePath, _ insert: String) -> FilePath {
+        let bytes = prefix.bytes
+        let split = scaleSuffixStart(bytes) ?? bytes.endIndex
+        return FilePath(bytes: Array(bytes[..<split]) + Array(insert.utf8) + Array(bytes[split...]) + Array(".png".utf8))
     }
 
-    /// `("dir/NAME", "@2x")` for `dir/NAME@2x`; `(prefix, "")` when the file name does not end in
-    /// `@` + a number + `x`.
-    static func splitScaleSuffix(_ prefix: String) -> (String, String) {
-        guard prefix.hasSuffix("x"), let at = prefix.lastIndex(of: "@") else { return (prefix, "") }
-        let number = prefix[prefix.index(after: at)..<prefix.index(before: prefix.endIndex)]
-        let name = prefix[..<at]
-        guard !number.isEmpty, !name.isEmpty, !name.hasSuffix("/"), !number.contains("/"),
-            number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            number.first?.isNumber == true, number.last?.isNumber == true
-        else { return (prefix, "") }
-        return (String(name), String(prefix[at...]))
+    /// Where `@` + a number + `x` ends the file name of `bytes` (`dir/NAME@2x`, `NAME@1.5x`):
+    /// the index of that `@`, or nil when the name has no such suffix or nothing before it.
+    static func scaleSuffixStart(_ bytes: [UInt8]) -> Int? {
+        guard bytes.last == UInt8(ascii: "x"), let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        let number = bytes[(at + 1)..<(bytes.count - 1)]
+        let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        guard at > 0, bytes[at - 1] != UInt8(ascii: "/"), let first = number.first, let last = number.last,
+            isDigit(first), isDigit(last), number.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        return at
     }
 
     /// Encodes each batch's PNGs on `context.workers` threads and hands them over in order.

@@ -51,7 +51,7 @@ public struct OutputTarget: Equatable, Hashable, Sendable {
     public var kind: OutputFormatKind
     /// The main file (`dir/NAME.gif`, the sheet's `dir/NAME.png`, the still's PNG), or for
     /// `.frames` the prefix `dir/NAME` that the frame numbers and `.png` are added to.
-    public var path: String
+    public var path: FilePath
     /// False for a product made only to be shown (`--preview`) or measured: its files are
     /// produced in memory and never written or compared.
     public var written: Bool
@@ -61,7 +61,7 @@ public struct OutputTarget: Equatable, Hashable, Sendable {
 
     /// A target; see the properties.
     public init(
-        kind: OutputFormatKind, path: String, written: Bool = true,
+        kind: OutputFormatKind, path: FilePath, written: Bool = true,
         sheetData: SheetDataFormat = .defaultFormat
     ) {
         self.kind = kind
@@ -72,10 +72,10 @@ public struct OutputTarget: Equatable, Hashable, Sendable {
 
     /// Every file the target writes for a loop of `frameCount` frames with the default
     /// settings, in commit order.
-    public func paths(frameCount: Int) -> [String] { kind.format.paths(of: self, frameCount: frameCount) }
+    public func paths(frameCount: Int) -> [FilePath] { kind.format.paths(of: self, frameCount: frameCount) }
 
     /// Every file the target may write for `plan`'s frames of `width`×`height` px with `settings`.
-    public func paths(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String] {
+    public func paths(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [FilePath] {
         kind.format.paths(of: self, plan: plan, width: width, height: height, settings: settings)
     }
 }
@@ -83,7 +83,7 @@ public struct OutputTarget: Equatable, Hashable, Sendable {
 /// One file's bytes, made before anything is written.
 public struct OutputFile: Equatable, Sendable {
     /// Where it goes.
-    public var path: String
+    public var path: FilePath
     /// Its contents.
     public var bytes: [UInt8]
     /// True for a file that describes an earlier file of the same target (a sheet's JSON, which
@@ -92,7 +92,7 @@ public struct OutputFile: Equatable, Sendable {
     public var describesEarlier: Bool
 
     /// A file; see the properties.
-    public init(path: String, bytes: [UInt8], describesEarlier: Bool = false) {
+    public init(path: FilePath, bytes: [UInt8], describesEarlier: Bool = false) {
         self.path = path
         self.bytes = bytes
         self.describesEarlier = describesEarlier
@@ -220,13 +220,13 @@ public protocol OutputFormat: Sendable {
     /// The main file's media type (`image/gif`), for `data:` URIs and `<picture>` sources.
     var mediaType: String { get }
     /// The target in folder `directory` for the file stem `stem` (`NAME-size-24@2x`).
-    func target(directory: String, stem: String) -> OutputTarget
+    func target(directory: FilePath, stem: String) -> OutputTarget
     /// Every file `target` writes for a loop of `frameCount` frames, in commit order.
-    func paths(of target: OutputTarget, frameCount: Int) -> [String]
+    func paths(of target: OutputTarget, frameCount: Int) -> [FilePath]
     /// Every file `target` may write for `plan`'s frames of `width`×`height` pixels with
     /// `settings` (a sheet's page count depends on them), in commit order.
     func paths(of target: OutputTarget, plan: LoopPlan, width: Int, height: Int, settings: ExportSettings)
-        -> [String]
+        -> [FilePath]
     /// The frames this format encodes when `plan` was asked for: the same plan, or one with
     /// fewer frames where the format cannot play them (GIF above 50 fps).
     /// - Parameter duration: the period override the plan was made with, seconds, or nil.
@@ -248,12 +248,12 @@ public protocol OutputFormat: Sendable {
 
 extension OutputFormat {
     /// `directory/stem.EXT` with the first extension.
-    public func target(directory: String, stem: String) -> OutputTarget {
-        OutputTarget(kind: kind, path: "\(directory)/\(stem).\(fileExtensions.first ?? kind.rawValue)")
+    public func target(directory: FilePath, stem: String) -> OutputTarget {
+        OutputTarget(kind: kind, path: directory.appending("\(stem).\(fileExtensions.first ?? kind.rawValue)"))
     }
 
     /// The main file alone.
-    public func paths(of target: OutputTarget, frameCount: Int) -> [String] { [target.path] }
+    public func paths(of target: OutputTarget, frameCount: Int) -> [FilePath] { [target.path] }
 
     /// `paths(of:frameCount:)`: the files do not depend on the settings.
     public func paths(

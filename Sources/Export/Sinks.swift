@@ -31,7 +31,7 @@ public final class StagingSink: OutputSink, @unchecked Sendable {
     }
 
     /// The targets staged so far, in order.
-    public var paths: [String] {
+    public var paths: [FilePath] {
         lock.lock()
         defer { lock.unlock() }
         return staged.map(\.file.path)
@@ -42,13 +42,13 @@ public final class StagingSink: OutputSink, @unchecked Sendable {
     /// - Throws: `WriteError` for the first rename that fails; the files not yet in place are
     ///   removed, and the error's message lists what was.
     @discardableResult
-    public func commit() throws(WriteError) -> [String] {
+    public func commit() throws(WriteError) -> [FilePath] {
         lock.lock()
         let all = staged
         staged = []
         lock.unlock()
-        for entry in all where entry.describesEarlier { unlink(entry.file.path) }
-        var done: [String] = []
+        for entry in all where entry.describesEarlier { AtomicFile.remove(entry.file.path) }
+        var done: [FilePath] = []
         for (k, entry) in all.enumerated() {
             do throws(WriteError) {
                 try AtomicFile.commit(entry.file)
@@ -58,7 +58,7 @@ public final class StagingSink: OutputSink, @unchecked Sendable {
                 let written =
                     done.isEmpty
                     ? ""
-                    : " (written before it: \(done.prefix(3).joined(separator: ", "))"
+                    : " (written before it: \(done.prefix(3).map(\.description).joined(separator: ", "))"
                         + (done.count > 3 ? " and \(done.count - 3) more" : "") + ")"
                 throw WriteError(path: error.path, reason: error.reason + written)
             }
@@ -81,16 +81,16 @@ public final class StagingSink: OutputSink, @unchecked Sendable {
 /// Check mode: every file is compared with the one on disk as it comes; nothing is written.
 public final class ComparingSink: OutputSink, @unchecked Sendable {
     private let lock = NSLock()
-    private var missingPaths: [String] = []
-    private var differentPaths: [String] = []
+    private var missingPaths: [FilePath] = []
+    private var differentPaths: [FilePath] = []
     private var compared = 0
 
     /// An empty comparison.
     public init() {}
 
-    /// Compares `file` with the file at its path.
+    /// Compares `file` with the file at its path (a file that cannot be read counts as missing).
     public func put(_ file: OutputFile) throws {
-        let existing = FileManager.default.contents(atPath: file.path)
+        let existing = try? file.path.read()
         lock.lock()
         defer { lock.unlock() }
         compared += 1
@@ -102,13 +102,13 @@ public final class ComparingSink: OutputSink, @unchecked Sendable {
     }
 
     /// Files that do not exist, in order.
-    public var missing: [String] {
+    public var missing: [FilePath] {
         lock.lock()
         defer { lock.unlock() }
         return missingPaths
     }
     /// Files whose bytes differ, in order.
-    public var different: [String] {
+    public var different: [FilePath] {
         lock.lock()
         defer { lock.unlock() }
         return differentPaths

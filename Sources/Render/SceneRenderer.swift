@@ -98,7 +98,11 @@ public enum SceneRenderer {
     // MARK: - Shapes
 
     private static func paint(_ shape: ShapeDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer) {
-        if let fillPath = shape.fillPath, addPath(fillPath, ctm: ctm, to: cr) {
+        if let fillPath = shape.fillPath, fillPath.elements.count > largeFillSegments, let affine = ctm.affine {
+            let c = shape.fillColor
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
+            fillLarge(fillPath, affine: affine, evenOdd: shape.fillRule == .evenOdd, in: cr)
+        } else if let fillPath = shape.fillPath, addPath(fillPath, ctm: ctm, to: cr) {
             let c = shape.fillColor
             cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
             cairo_set_fill_rule(cr, shape.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
@@ -124,6 +128,64 @@ public enum SceneRenderer {
             cairo_set_dash(cr, nil, 0, 0)
             cairo_stroke(cr)
         }
+    }
+
+    /// Path elements above which a fill goes through `CoverageRasterizer` instead of Cairo,
+    /// whose fill grows with the square of a self-intersecting path's points (docs/encoding.md,
+    /// "Large paths"). No bundled preset comes near, so their pixels stay Cairo's.
+    static let largeFillSegments = 20_000
+
+    /// Fills `path` seen through `affine` with the current source: flattened to 0.05 device px,
+    /// its coverage accumulated (`CoverageRasterizer`) over its bounds within the clip, and
+    /// painted through that mask, which keeps the clip and the operator as `cairo_fill` would.
+    private static func fillLarge(_ path: BezierPath, affine: AffineTransform, evenOdd: Bool, in cr: OpaquePointer) {
+        let polylines = PathMeasure(path).flattened(tolerance: 0.05 / max(largestStretch(affine), 1e-9))
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        let device = polylines.map { line in
+            line.points.map { p -> Point in
+                let q = affine.apply(to: p)
+                minX = min(minX, q.x)
+                minY = min(minY, q.y)
+                maxX = max(maxX, q.x)
+                maxY = max(maxY, q.y)
+                return q
+            }
+        }
+        cairo_identity_matrix(cr)
+        var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+        cairo_clip_extents(cr, &clip.x0, &clip.y0, &clip.x1, &clip.y1)
+        let left = max(minX, clip.x0).rounded(.down)
+        let top = max(minY, clip.y0).rounded(.down)
+        let right = min(maxX, clip.x1).rounded(.up)
+        let bottom = min(maxY, clip.y1).rounded(.up)
+        // Bounded by the clip, which is bounded by the surface (ExportBudget's pixel limit).
+        guard left.isFinite, top.isFinite, right > left, bottom > top, right - left < 1_048_576,
+            bottom - top < 1_048_576
+        else { return }
+        let width = Int(right - left)
+        let height = Int(bottom - top)
+        var raster = CoverageRasterizer(width: width, height: height)
+        for line in device where line.count > 1 {
+            // A fill closes every subpath.
+            for i in line.indices {
+                let p = line[i]
+                let q = line[(i + 1) % line.count]
+                raster.addEdge(
+                    from: Point(x: p.x - left, y: p.y - top), to: Point(x: q.x - left, y: q.y - top))
+            }
+        }
+        guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)) else { return }
+        defer { cairo_surface_destroy(mask) }
+        guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(mask)
+        else { return }
+        cairo_surface_flush(mask)
+        raster.writeAlpha(evenOdd: evenOdd, stride: Int(cairo_image_surface_get_stride(mask)), into: data)
+        cairo_surface_mark_dirty(mask)
+        cairo_new_path(cr)
+        cairo_mask_surface(cr, mask, left, top)
     }
 
     /// Device pixels between a stroke's curves and the polylines drawn for them. Cairo flattens

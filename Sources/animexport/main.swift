@@ -9,4 +9,5 @@ import Export
 
 MemoryTuning.applyForEncoding()
 FileSizeSignal.ignore()
-exit(Command.run(Array(CommandLine.arguments.dropFirst())).rawValue)
+// Arguments as bytes: file names need not be UTF-8 (docs/cli.md, File names).
+exit(Command.run(bytes: Command.processArguments()).rawValue)

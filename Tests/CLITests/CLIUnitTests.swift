@@ -21,8 +21,8 @@ struct CLIUnitTests {
         let path = dir + "/out.gif"
         // Linux on x86-64 (this machine and CI) takes the unnamed way whenever it is asked to.
         let expected: AtomicFile.Method = unnamed ? .unnamed : .named
-        #expect(try AtomicFile.write([1, 2, 3], to: path, unnamed: unnamed) == expected)
-        #expect(try AtomicFile.write(Array(repeating: 7, count: 100_000), to: path, unnamed: unnamed) == expected)
+        #expect(try AtomicFile.write([1, 2, 3], to: FilePath(path), unnamed: unnamed) == expected)
+        #expect(try AtomicFile.write(Array(repeating: 7, count: 100_000), to: FilePath(path), unnamed: unnamed) == expected)
         #expect(readBytes(path) == Array(repeating: 7, count: 100_000))
         #expect(listing(dir) == ["out.gif"])
         let mask = umask(0)
@@ -31,7 +31,7 @@ struct CLIUnitTests {
         #expect(mode == 0o666 & ~Int(mask))
         // A target that cannot be replaced (a folder) fails and leaves no temporary.
         try FileManager.default.createDirectory(atPath: dir + "/taken.gif/x", withIntermediateDirectories: true)
-        #expect(throws: WriteError.self) { try AtomicFile.write([1], to: dir + "/taken.gif", unnamed: unnamed) }
+        #expect(throws: WriteError.self) { try AtomicFile.write([1], to: FilePath(dir + "/taken.gif"), unnamed: unnamed) }
         #expect(listing(dir) == ["out.gif", "taken.gif"])
     }
 
@@ -115,5 +115,53 @@ struct CLIUnitTests {
         #expect(try GIFFormat().framePlan(for: fast, of: composition, duration: 1).frameCount == 50)
         let slow = try LoopPlan.make(for: composition, fps: 30, duration: 1)
         #expect(try GIFFormat().framePlan(for: slow, of: composition, duration: 1) == slow)
+    }
+}
+
+/// `FilePath`: bytes in, the same bytes out; messages escape what is not UTF-8.
+struct FilePathTests {
+    static let latin1 = FilePath(bytes: Array("dir/caf".utf8) + [0xE9] + Array(".json".utf8))
+
+    @Test func showsInvalidBytesAsEscapesAndJSONTextAsReplacement() {
+        #expect(Self.latin1.description == "dir/caf\\xE9.json")
+        #expect(Self.latin1.unicode == "dir/caf\u{FFFD}.json")
+        #expect(!Self.latin1.isValidUTF8)
+        // Valid UTF-8 (é as C3 A9, a 4-byte emoji) is shown as it is.
+        #expect(FilePath("café/🎞.gif").description == "café/🎞.gif")
+        #expect(FilePath("café").isValidUTF8)
+        // A truncated sequence and an encoded surrogate (ED A0 80) are ill-formed, byte by byte.
+        #expect(FilePath(bytes: [0x61, 0xE2, 0x82]).description == "a\\xE2\\x82")
+        #expect(FilePath(bytes: [0xED, 0xA0, 0x80]).description == "\\xED\\xA0\\x80")
+        #expect(FilePath(bytes: [0x61, 0, 0x62]).bytes == [0x61])
+    }
+
+    @Test func componentsKeepTheBytes() {
+        let p = Self.latin1
+        #expect(p.directory == "dir")
+        #expect(p.lastComponent.bytes == Array("caf".utf8) + [0xE9] + Array(".json".utf8))
+        #expect(p.pathExtension == "json")
+        #expect((p.deletingPathExtension + ".png").bytes == Array("dir/caf".utf8) + [0xE9] + Array(".png".utf8))
+        #expect(FilePath("x.gif").directory == ".")
+        #expect(FilePath("/x.gif").directory == "/")
+        #expect(FilePath("out/").removingTrailingSlashes == "out")
+        #expect(FilePath("out/").hasTrailingSlash)
+        #expect(FilePath(".hidden").pathExtension == "")
+        #expect(FilePath("a.b/c").pathExtension == "")
+        #expect(FilePath(".").appending("x.gif") == "./x.gif")
+        #expect(FilePath("out/").appending("x.gif") == "out/x.gif")
+        #expect(FilePath("a/./b/../c.gif").canonical.bytes.last == UInt8(ascii: "f"))
+    }
+
+    @Test func readsListsAndCreatesByBytes() throws {
+        let dir = FilePath(try temporaryDirectory())
+        let folder = dir.appending(FilePath(bytes: [0x64, 0xE9]))  // "dé" in Latin-1
+        try folder.appending("sub").createDirectories()
+        let file = folder.appending(Self.latin1.lastComponent)
+        try AtomicFile.write([1, 2, 3], to: file)
+        #expect(try file.read() == [1, 2, 3])
+        #expect(try folder.entries().map(\.bytes) == [Self.latin1.lastComponent.bytes, Array("sub".utf8)])
+        #expect(file.kind == .regular && folder.kind == .directory)
+        #expect(throws: FileReadError.self) { try folder.read() }
+        #expect(throws: FileReadError.self) { try folder.appending("none").read() }
     }
 }

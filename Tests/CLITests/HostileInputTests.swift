@@ -48,13 +48,12 @@ import Testing
     }
 }
 
-/// File names are bytes on Linux (issue 18, item 7): a preset and an output named in Latin-1
-/// are read and written under exactly those bytes. The names cannot be Swift strings, so these
-/// run through `/bin/sh` with `printf` escapes, under the same limits as the table.
-/// Issue 18 item 7, open: Swift's `CommandLine.arguments` and Foundation's file APIs turn a
-/// Latin-1 byte into U+FFFD, so such a file cannot be named; paths need to stay bytes end to end.
-@Suite(.disabled("issue 18 item 7 open: non-UTF-8 file names are not yet kept as bytes"))
-struct NonUTF8PathTests {
+/// File names are bytes on Linux (issue 18, item 7): a preset, an output and a folder named in
+/// Latin-1 are read and written under exactly those bytes; messages show the bad byte as `\xE9`,
+/// and JSON files that carry a name hold U+FFFD for it. The names cannot be Swift strings, so
+/// these run through `/bin/sh` with `printf` escapes, under the same limits as the table, and
+/// the folders are listed as bytes by Python (`os.listdir` of a bytes path).
+@Suite struct NonUTF8PathTests {
     /// Runs `script` in `dir` with `$TOOL` set to the limited binary; returns its status and stderr.
     static func shell(_ script: String, in dir: String) throws -> ToolRun {
         let tool = "/usr/bin/timeout -s KILL 30 /usr/bin/prlimit --as=\(2 << 30) --core=0 -- \(toolPath)"
@@ -69,18 +68,40 @@ struct NonUTF8PathTests {
         return run.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
     }
 
+    /// A JSON file read by Python as strict UTF-8 (an invalid byte fails it), the value at `keys`
+    /// printed with non-ASCII as `\uXXXX`.
+    static func jsonValue(_ file: String, _ keys: String) throws -> ToolRun {
+        try runPython(
+            "import json, sys; d = json.loads(open(sys.argv[1], 'rb').read().decode('utf-8', 'strict')); print(json.dumps(eval('d' + sys.argv[2])))",
+            arguments: [file, keys])
+    }
+
     static let cafe = "caf\\351"  // "café" in Latin-1, as a printf escape
     static let cafeHex = "636166e9"
+    /// `"$(printf 'café')"` in Latin-1, with `rest` after it, for a shell script.
+    static func latin1(_ rest: String, prefix: String = "") -> String { "\"\(prefix)$(printf '\(cafe)')\(rest)\"" }
+    /// The bytes of `text` with `\xE9` for `é`, as a `FilePath` shows them.
+    static let shown = "caf\\xE9"
 
     @Test func latin1PresetNameValidates() throws {
         let dir = try temporaryDirectory()
         try writeFile(squarePreset(), to: dir + "/square.json")
-        let run = try Self.shell(
-            "mv square.json \"$(printf '\(Self.cafe).json')\" && $TOOL validate \"$(printf '\(Self.cafe).json')\"",
-            in: dir)
+        let run = try Self.shell("mv square.json \(Self.latin1(".json")) && $TOOL validate \(Self.latin1(".json"))", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(
-            run.output.range(of: Data([0x63, 0x61, 0x66, 0xE9, 0x2E, 0x6A, 0x73, 0x6F, 0x6E])) != nil, "\(run.stdout)")
+        // The message shows the byte readably, and stdout stays valid UTF-8.
+        #expect(run.stdout.hasPrefix("\(Self.shown).json: valid ("), "\(run.stdout)")
+        #expect(String(data: run.output, encoding: .utf8) != nil)
+    }
+
+    @Test func latin1PresetErrorsNameTheFileReadably() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(squarePreset(extra: #", "opacity": "lots""#), to: dir + "/square.json")
+        let missing = try Self.shell("$TOOL validate \(Self.latin1(".json"))", in: dir)
+        #expect(missing.status == 1, "\(missing.stderr)")
+        #expect(missing.stderr.contains("cannot read \(Self.shown).json: no such file"), "\(missing.stderr)")
+        let bad = try Self.shell("mv square.json \(Self.latin1(".json")) && $TOOL validate \(Self.latin1(".json"))", in: dir)
+        #expect(bad.status == 65, "\(bad.stderr)")
+        #expect(bad.stderr.contains("\(Self.shown).json:"), "\(bad.stderr)")
     }
 
     @Test func latin1PresetExportsIntoAFolder() throws {
@@ -88,8 +109,7 @@ struct NonUTF8PathTests {
         try writeFile(squarePreset(), to: dir + "/square.json")
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
         let run = try Self.shell(
-            "mv square.json \"$(printf '\(Self.cafe).json')\" && $TOOL \"$(printf '\(Self.cafe).json')\" -o out/ --format gif -q",
-            in: dir)
+            "mv square.json \(Self.latin1(".json")) && $TOOL \(Self.latin1(".json")) -o out/ --format gif -q", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(listing(dir + "/out") == ["square.gif"])
     }
@@ -99,29 +119,98 @@ struct NonUTF8PathTests {
         try FileManager.default.createDirectory(atPath: dir + "/set", withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
         try writeFile(squarePreset(name: "one"), to: dir + "/set/one.json")
+        try writeFile(squarePreset(name: "three"), to: dir + "/set/three.json")
         try writeFile(squarePreset(name: "two"), to: dir + "/set/two.json")
         let run = try Self.shell(
-            "mv set/two.json \"set/$(printf '\(Self.cafe).json')\" && $TOOL set/ -o out/ --format gif -q", in: dir)
+            "mv set/two.json \(Self.latin1(".json", prefix: "set/")) && $TOOL set/ -o out/ --format gif", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(listing(dir + "/out") == ["one.gif", "two.gif"])
+        #expect(listing(dir + "/out") == ["one.gif", "three.gif", "two.gif"])
+        #expect(try Self.hexNames(dir + "/set") == [Self.cafeHex + "2e6a736f6e", "6f6e652e6a736f6e", "74687265652e6a736f6e"])
+        // validate and list take the folder the same way, in byte order (0x63 'c' first).
+        let validate = try Self.shell("$TOOL validate set/", in: dir)
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(
+            validate.stdout.split(separator: "\n").map { $0.prefix { $0 != ":" } } == [
+                "set/\(Self.shown).json", "set/one.json", "set/three.json",
+            ])
     }
 
     @Test func latin1OutputNameKeepsItsBytes() throws {
         let dir = try temporaryDirectory()
         try writeFile(squarePreset(), to: dir + "/square.json")
-        let run = try Self.shell("$TOOL square.json -o \"$(printf '\(Self.cafe).gif')\" -q", in: dir)
+        let run = try Self.shell("$TOOL square.json -o \(Self.latin1(".gif"))", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("\(Self.shown).gif: "), "\(run.stdout)")
         #expect(try Self.hexNames(dir) == [Self.cafeHex + "2e676966", "7371756172652e6a736f6e"])
+        // A fan-out puts the variant before the extension and keeps the bytes before it.
+        let fan = try Self.shell("$TOOL square.json -o \(Self.latin1(".gif")) --set size=8,12 -q", in: dir)
+        #expect(fan.status == 0, "\(fan.stderr)")
+        #expect(
+            try Self.hexNames(dir) == [
+                Self.cafeHex + "2d73697a652d382e676966", Self.cafeHex + "2d73697a652d31322e676966",
+                Self.cafeHex + "2e676966", "7371756172652e6a736f6e",
+            ].sorted())
     }
 
     @Test func latin1OutputFolderKeepsItsBytes() throws {
         let dir = try temporaryDirectory()
         try writeFile(squarePreset(), to: dir + "/square.json")
         let run = try Self.shell(
-            "mkdir \"$(printf '\(Self.cafe)')\" && $TOOL square.json -o \"$(printf '\(Self.cafe)')/\" --format gif -q && ls \"$(printf '\(Self.cafe)')\"",
+            "mkdir \(Self.latin1("")) && $TOOL square.json -o \(Self.latin1("/")) --format gif -q && ls \(Self.latin1(""))",
             in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "square.gif\n")
+    }
+
+    @Test func latin1FramesFolderGetsEveryFrame() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(squarePreset(), to: dir + "/square.json")
+        // --frames creates the folder under its own bytes (5 frames at 5 fps).
+        let run = try Self.shell("$TOOL square.json --fps 5 --frames \(Self.latin1("")) -o x.gif -q", in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.hexNames(dir).contains(Self.cafeHex))
+        #expect(try Self.hexNames(dir + "/caf\u{FFFD}").isEmpty)  // no repaired twin
+        let frames = try Self.shell("ls \(Self.latin1(""))", in: dir)
+        #expect(frames.stdout == (0..<5).map { "square-00\($0).png\n" }.joined())
+    }
+
+    @Test func latin1SheetAndItsJSONAndCheck() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(squarePreset(), to: dir + "/square.json")
+        let run = try Self.shell("$TOOL square.json -o \(Self.latin1(".png")) -q", in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            try Self.hexNames(dir) == [Self.cafeHex + "2e6a736f6e", Self.cafeHex + "2e706e67", "7371756172652e6a736f6e"])
+        // The sheet's JSON stays UTF-8: meta.image names the PNG with U+FFFD for the byte.
+        let copy = dir + "/sheet-copy.json"
+        _ = try Self.shell("cp \(Self.latin1(".json")) sheet-copy.json", in: dir)
+        let image = try Self.jsonValue(copy, "['meta']['image']")
+        #expect(image.status == 0, "\(image.stderr)")
+        #expect(image.stdout == "\"caf\\ufffd.png\"\n")
+        try FileManager.default.removeItem(atPath: copy)
+        // check reads the same bytes back: up to date, then stale once the PNG changes.
+        let check = try Self.shell("$TOOL check square.json -o \(Self.latin1(".png"))", in: dir)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout == "check: all 2 files are up to date\n")
+        let stale = try Self.shell(
+            "printf x >> \(Self.latin1(".png")) && $TOOL check square.json -o \(Self.latin1(".png"))", in: dir)
+        #expect(stale.status != 0)
+        #expect(stale.stdout == "differs: \(Self.shown).png\n", "\(stale.stdout)")
+    }
+
+    @Test func latin1ReportHoldsReplacementCharacters() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(squarePreset(), to: dir + "/square.json")
+        let run = try Self.shell(
+            "mv square.json \(Self.latin1(".json")) && mkdir out && $TOOL \(Self.latin1(".json")) -o out/ --format gif --report \(Self.latin1("-report.json")) -q",
+            in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.hexNames(dir) == [Self.cafeHex + "2d7265706f72742e6a736f6e", Self.cafeHex + "2e6a736f6e", "6f7574"])
+        _ = try Self.shell("cp \(Self.latin1("-report.json")) r.json", in: dir)
+        let preset = try Self.jsonValue(dir + "/r.json", "['animations'][0]['preset']")
+        #expect(preset.stdout == "\"caf\\ufffd.json\"\n", "\(preset.stderr)")
+        let files = try Self.jsonValue(dir + "/r.json", "['animations'][0]['files']")
+        #expect(files.stdout == "[\"out/square.gif\"]\n", "\(files.stderr)")
     }
 }
 
