@@ -93,7 +93,7 @@ import Timeline
         #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
     }
 
-    @Test(arguments: ["blink-dots", "airplane"])
+    @Test(arguments: ["blink-dots", "airplane", "circular"])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
@@ -110,4 +110,46 @@ import Timeline
             SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: plan.frameCount - 1)))
         #expect(first.pixels != last.pixels, "the loop moves")
     }
+
+    /// easeOut (0, 0, 0.58, 1) at `u`, by bisection (semantics §1).
+    static func easeOut(_ u: Double) -> Double {
+        func bez(_ s: Double, _ a: Double, _ b: Double) -> Double {
+            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
+        }
+        var lo = 0.0
+        var hi = 1.0
+        for _ in 0..<80 {
+            let mid = (lo + hi) / 2
+            if bez(mid, 0, 0.58) < u { lo = mid } else { hi = mid }
+        }
+        return bez((lo + hi) / 2, 0, 1)
+    }
+
+    @Test func circularGrowPhasesStartAtSixOClock() throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/circular.json").composition
+        let rendered = try Exporter.render(composition, fps: 30)
+        // Ticks every 2 s from t = 2; the state cycles (0,1) → (1,1) → jump to (0,0) and grow:
+        // grow phases start at 2, 6, 10 … The ring turns 360° every 4 s from t = 0, so at a
+        // grow start it has turned 180°: −90° + 180° puts the stroke's start at 6 o'clock (90°).
+        #expect(rendered.plan.period == 4)
+        #expect(abs(rendered.plan.start - 8) < 1e-12)
+        func isBlue(_ degrees: Double, in image: RGBAImage) -> Bool {
+            let r = degrees * Double.pi / 180
+            let p = image[Int((32 + 25 * cos(r)).rounded(.down)), Int((32 + 25 * sin(r)).rounded(.down))]
+            return p.a > 200 && p.b > 200 && p.r < 60
+        }
+        for (frame, t) in [(63, 10.1), (66, 10.2), (69, 10.3)] {
+            let image = rendered.frames[frame]
+            let turned = 360 * (t.truncatingRemainder(dividingBy: 4)) / 4
+            let start = -90 + turned
+            let end = start + 360 * Self.easeOut((t - 10) / 2)
+            #expect(start > 90 && start < 90 + 30, "the start has moved only a little past 6 o'clock")
+            // On the drawn arc, away from the round caps (2 pt ≈ 4.6° at radius 25).
+            #expect(isBlue((start + end) / 2, in: image), "t = \(t): mid-arc")
+            #expect(!isBlue(start - 12, in: image), "t = \(t): before the start")
+            #expect(!isBlue(end + 12, in: image), "t = \(t): past the end")
+            #expect(!isBlue(-90, in: image), "t = \(t): 12 o'clock is empty")
+        }
+    }
 }
+
