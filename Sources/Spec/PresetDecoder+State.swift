@@ -30,7 +30,8 @@ extension PresetDecoder {
             guard Self.isParameterName(key), key != "i" else {
                 context.error(
                     p, member.keyLocation,
-                    "a state variable needs a name of letters, digits and '_' that is not \"i\" ($i is the replicator instance index)")
+                    "a state variable needs a name of letters, digits and '_' that is not \"i\" ($i is the replicator instance index)"
+                )
                 continue
             }
             if context.parameters[key] != nil {
@@ -58,7 +59,8 @@ extension PresetDecoder {
         case .bool(let b): return .number(b ? 1 : 0)
         case .string(let s): text = s
         default:
-            context.error(path, value.location, "expected an expression string or a number, found \(value.shortDescription)")
+            context.error(
+                path, value.location, "expected an expression string or a number, found \(value.shortDescription)")
             return nil
         }
         let names = context.stateVariables
@@ -87,7 +89,8 @@ extension PresetDecoder {
             return []
         }
         if context.stateVariables.isEmpty {
-            context.error(path, value.location, "\"bind\" needs state variables; declare them in the preset's \"state\"")
+            context.error(
+                path, value.location, "\"bind\" needs state variables; declare them in the preset's \"state\"")
         }
         var bindings: [StateBinding] = []
         for member in o.object.members {
@@ -98,7 +101,8 @@ extension PresetDecoder {
             else {
                 context.error(
                     p, member.keyLocation,
-                    "\"\(member.key)\" cannot be bound to state; bind a number key path (opacity, rotation, scale, strokeEnd, values.NAME, …) or hidden")
+                    "\"\(member.key)\" cannot be bound to state; bind a number key path (opacity, rotation, scale, strokeEnd, values.NAME, …) or hidden"
+                )
                 continue
             }
             if let e = stateExpression(member.value, p) {
@@ -118,7 +122,8 @@ extension PresetDecoder {
         }
         guard !variables.isEmpty || !events.isEmpty else { return nil }
         if variables.isEmpty {
-            context.error(path, value?.location, "events change state variables; declare them in the preset's \"state\"")
+            context.error(
+                path, value?.location, "events change state variables; declare them in the preset's \"state\"")
             return nil
         }
         guard !context.hasErrors else { return nil }
@@ -126,7 +131,8 @@ extension PresetDecoder {
         case .success(let schedule):
             return StateMachine(variables: variables, events: events, schedule: schedule)
         case .failure(let problem):
-            context.error(problem.path ?? path, context.locations[problem.path ?? path] ?? value?.location, problem.message)
+            context.error(
+                problem.path ?? path, context.locations[problem.path ?? path] ?? value?.location, problem.message)
             return nil
         }
     }
@@ -135,15 +141,19 @@ extension PresetDecoder {
     private func eventTime(_ o: ObjectReader, _ key: String, positive: Bool) -> Rational? {
         guard let v = o.value(key) else { return nil }
         let p = o.path(key)
-        let expected = positive
+        let expected =
+            positive
             ? "a time in seconds in (0, \(formatNumber(Self.longestEventTime))]"
             : "a time in seconds in [0, \(formatNumber(Self.longestEventTime))]"
-        guard let n = context.number(
-            v, p, where: { positive ? $0 > 0 && $0 <= Self.longestEventTime : $0 >= 0 && $0 <= Self.longestEventTime },
-            expected: expected)
+        guard
+            let n = context.number(
+                v, p,
+                where: { positive ? $0 > 0 && $0 <= Self.longestEventTime : $0 >= 0 && $0 <= Self.longestEventTime },
+                expected: expected)
         else { return nil }
         guard let r = Rational(decimal: n), r.denominator <= 1_000_000 else {
-            context.error(p, v.location, "expected a time with at most 6 decimals (whole microseconds), found \(formatNumber(n))")
+            context.error(
+                p, v.location, "expected a time with at most 6 decimals (whole microseconds), found \(formatNumber(n))")
             return nil
         }
         return r
@@ -177,7 +187,9 @@ extension PresetDecoder {
         }
         if o.object["first"] != nil && o.object["every"] == nil {
             _ = o.value("first")
-            context.error(o.path("first"), o.object["first"]?.location, "\"first\" is the first tick of a timer; it needs \"every\"")
+            context.error(
+                o.path("first"), o.object["first"]?.location,
+                "\"first\" is the first tick of a timer; it needs \"every\"")
         }
         decodeChanges(o, path, trigger: trigger, depth: 0, into: &events)
         o.finish(context: "an event", known: Self.eventKeys)
@@ -210,7 +222,8 @@ extension PresetDecoder {
         if let trigger, case .every = trigger, transaction.length.isInfinite {
             context.error(
                 o.path("animation"), o.object["animation"]?.location,
-                "a repeatForever animation started by a repeating event piles up without end; start it once (\"onAppear\" or \"at\")")
+                "a repeatForever animation started by a repeating event piles up without end; start it once (\"onAppear\" or \"at\")"
+            )
         }
         if let trigger {
             if events.count >= Self.maximumEvents {
@@ -224,21 +237,26 @@ extension PresetDecoder {
         }
         if let v = o.value("asyncAfter"), let items = context.array(v, o.path("asyncAfter"), of: "delayed changes") {
             guard depth < Self.maximumAfterDepth else {
-                context.error(o.path("asyncAfter"), v.location, "asyncAfter nested deeper than \(Self.maximumAfterDepth) levels")
+                context.error(
+                    o.path("asyncAfter"), v.location, "asyncAfter nested deeper than \(Self.maximumAfterDepth) levels")
                 return
             }
             for (i, item) in items.enumerated() {
                 let p = "\(o.path("asyncAfter"))[\(i)]"
-                guard let child = context.object(item, p, what: "a delayed change (delay, set, animation)") else { continue }
+                guard let child = context.object(item, p, what: "a delayed change (delay, set, animation)") else {
+                    continue
+                }
                 let delay = child.object["delay"] == nil ? nil : eventTime(child, "delay", positive: false)
                 if child.object["delay"] == nil {
-                    context.error(p, item.location, "missing required key \"delay\" (seconds after the enclosing change)")
+                    context.error(
+                        p, item.location, "missing required key \"delay\" (seconds after the enclosing change)")
                 }
                 var childTrigger: EventTrigger?
                 if let delay, let trigger {
                     switch trigger {
                     case .once(let at): childTrigger = at.adding(delay).map { .once(at: $0) }
-                    case .every(let period, let first): childTrigger = first.adding(delay).map { .every(period: period, first: $0) }
+                    case .every(let period, let first):
+                        childTrigger = first.adding(delay).map { .every(period: period, first: $0) }
                     }
                 }
                 decodeChanges(child, p, trigger: childTrigger, depth: depth + 1, into: &events)
@@ -254,12 +272,14 @@ extension PresetDecoder {
         if case .null = value.kind { return StateTransaction.none }
         if case .string("none") = value.kind { return StateTransaction.none }
         guard let o = context.object(value, path, what: "an animation object or null") else { return nil }
-        let function = o.value("timingFunction").flatMap { timing($0, o.path("timingFunction")) }
+        let function =
+            o.value("timingFunction").flatMap { timing($0, o.path("timingFunction")) }
             ?? .spring(Spring(response: 0.55, dampingFraction: 1))
         let speed = o.number("speed", where: { $0 >= 0.001 && $0 <= 1000 }, expected: "a speed in [0.001, 1000]") ?? 1
-        let delay = o.number(
-            "delay", where: { $0 >= 0 && $0 <= Self.longestEventTime },
-            expected: "a delay in seconds in [0, \(formatNumber(Self.longestEventTime))]") ?? 0
+        let delay =
+            o.number(
+                "delay", where: { $0 >= 0 && $0 <= Self.longestEventTime },
+                expected: "a delay in seconds in [0, \(formatNumber(Self.longestEventTime))]") ?? 0
         let autoreverses = o.bool("autoreverses") ?? false
         var repeatCount = 1.0
         if let v = o.value("repeatCount") {
@@ -277,14 +297,16 @@ extension PresetDecoder {
             for key in ["duration", "repeatCount", "autoreverses", "delay", "speed"] where o.object[key] != nil {
                 context.error(
                     o.path(key), o.object[key]?.location,
-                    "\"\(key)\" does not apply to a spring here: a spring runs until it settles and retargets when the state changes again")
+                    "\"\(key)\" does not apply to a spring here: a spring runs until it settles and retargets when the state changes again"
+                )
             }
             _ = o.value("duration")
             return .spring(spring)
         }
-        let duration = o.number(
-            "duration", where: { $0 > 0 && $0 <= Self.longestEventTime },
-            expected: "a duration in seconds in (0, \(formatNumber(Self.longestEventTime))]") ?? 0.35
+        let duration =
+            o.number(
+                "duration", where: { $0 > 0 && $0 <= Self.longestEventTime },
+                expected: "a duration in seconds in (0, \(formatNumber(Self.longestEventTime))]") ?? 0.35
         return .curve(
             Animation(
                 content: .group([]), duration: duration, repeatCount: repeatCount, autoreverses: autoreverses,
@@ -319,7 +341,8 @@ extension PresetDecoder {
             guard let l = lcm(b, period), l.doubleValue <= 60 else {
                 return .failure(
                     ScheduleProblem(
-                        message: "the timers' periods only line up after more than 60 s; use periods with a shorter common multiple",
+                        message:
+                            "the timers' periods only line up after more than 60 s; use periods with a shorter common multiple",
                         path: events[k].sourcePath + ".every"))
             }
             base = l
@@ -371,7 +394,8 @@ extension PresetDecoder {
                 changes.append(ScheduledChange(time: t, event: k, values: state))
                 if changes.count > maximumStateChanges {
                     return ScheduleProblem(
-                        message: "the events make more than \(maximumStateChanges) state changes before the loop repeats; use fewer or slower timers",
+                        message:
+                            "the events make more than \(maximumStateChanges) state changes before the loop repeats; use fewer or slower timers",
                         path: event.sourcePath)
                 }
                 switch event.trigger {
@@ -383,12 +407,14 @@ extension PresetDecoder {
         guard let base else {
             if let problem = advance(to: lastOnce, inclusive: true) { return .failure(problem) }
             let lastChange = changes.last?.time.doubleValue ?? 0
-            let loopStart = foreverCycles.isEmpty ? Rational.zero : roundUpMilliseconds(max(foreverStart.doubleValue, lastChange + finiteLength))
+            let loopStart =
+                foreverCycles.isEmpty
+                ? Rational.zero : roundUpMilliseconds(max(foreverStart.doubleValue, lastChange + finiteLength))
             return .success(
                 StateSchedule(
                     changes: changes, period: nil, loopStart: loopStart ?? .zero,
                     runEnd: foreverCycles.isEmpty ? (changes.isEmpty ? 0 : lastChange + finiteLength) : .infinity,
-                    foreverCycles: foreverCycles))
+                    foreverCycles: foreverCycles, longestFiniteLength: finiteLength))
         }
         var samples: [[Double]] = []
         var j: Int64 = 0
@@ -398,7 +424,8 @@ extension PresetDecoder {
             else {
                 return .failure(
                     ScheduleProblem(
-                        message: "the state does not come back to an earlier value within \(formatNumber(maximumStateHorizon)) s, so the animation never loops; make the timer's change wrap around (e.g. \"$n == 6 ? 0 : $n + 1\" or \"($n + 1) % 7\")",
+                        message:
+                            "the state does not come back to an earlier value within \(formatNumber(maximumStateHorizon)) s, so the animation never loops; make the timer's change wrap around (e.g. \"$n == 6 ? 0 : $n + 1\" or \"($n + 1) % 7\")",
                         path: timers.first.map { events[$0].sourcePath }))
             }
             if let problem = advance(to: s, inclusive: true) { return .failure(problem) }
@@ -414,14 +441,15 @@ extension PresetDecoder {
                 else {
                     return .failure(
                         ScheduleProblem(
-                            message: "the loop would start after more than \(formatNumber(maximumStateHorizon)) s; shorten the animations or the timers",
+                            message:
+                                "the loop would start after more than \(formatNumber(maximumStateHorizon)) s; shorten the animations or the timers",
                             path: timers.first.map { events[$0].sourcePath }))
                 }
                 if let problem = advance(to: end, inclusive: false) { return .failure(problem) }
                 return .success(
                     StateSchedule(
                         changes: changes, period: periodR, loopStart: loopStart, runEnd: .infinity,
-                        foreverCycles: foreverCycles))
+                        foreverCycles: foreverCycles, longestFiniteLength: finiteLength))
             }
             samples.append(state)
             j += 1

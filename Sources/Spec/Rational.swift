@@ -145,6 +145,7 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         return subtracting(k)
     }
 
+    /// Whether `a` is less than `b`, compared exactly in 128 bits.
     public static func < (a: Rational, b: Rational) -> Bool {
         // Compare a.n·b.d with b.n·a.d in 128 bits.
         let left = a.numerator.multipliedFullWidth(by: b.denominator)

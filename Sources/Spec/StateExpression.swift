@@ -170,7 +170,8 @@ private struct StateExpressionParser {
         let found: String
         if at < scalars.count {
             let s = scalars[at]
-            found = s.properties.isWhitespace || s.properties.generalCategory == .control
+            found =
+                s.properties.isWhitespace || s.properties.generalCategory == .control
                 ? "U+" + String(s.value, radix: 16, uppercase: true) : "'\(s)'"
         } else {
             found = "end of input"
@@ -290,7 +291,8 @@ private struct StateExpressionParser {
             case nil:
                 throw ExpressionError(
                     offset: start,
-                    message: "unknown name $\(name) at offset \(start) (not a state variable, a number parameter or $i)")
+                    message: "unknown name $\(name) at offset \(start) (not a state variable, a number parameter or $i)"
+                )
             }
         }
         if isNameStart(scalar) {

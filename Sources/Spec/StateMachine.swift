@@ -66,6 +66,7 @@ public struct StateEvent: Equatable, Sendable {
         self.sourcePath = sourcePath
     }
 
+    /// Whether two events are the same in every field (tuples are not `Equatable`).
     public static func == (a: StateEvent, b: StateEvent) -> Bool {
         a.trigger == b.trigger && a.transaction == b.transaction && a.sourcePath == b.sourcePath
             && a.assignments.count == b.assignments.count
@@ -130,12 +131,19 @@ public struct StateSchedule: Equatable, Sendable {
     /// Cycles (seconds) of `repeatForever` transactions; a loop period must hold each a whole
     /// number of times.
     public var foreverCycles: [Double]
+    /// The longest finite transaction's length (`StateTransaction.length`), seconds: how far
+    /// back a change can still move the screen. Worked out once (a spring's settling time is a
+    /// 60 000-step scan).
+    public var longestFiniteLength: Double
+    /// Whether some transaction repeats forever (then every earlier change still moves).
+    public var hasForever: Bool { !foreverCycles.isEmpty }
 
     /// A schedule.
     public init(
         changes: [ScheduledChange], period: Rational?, loopStart: Rational, runEnd: Double,
-        foreverCycles: [Double]
+        foreverCycles: [Double], longestFiniteLength: Double = 0
     ) {
+        self.longestFiniteLength = longestFiniteLength
         self.changes = changes
         self.period = period
         self.loopStart = loopStart

@@ -272,10 +272,15 @@ extension LoopPlan {
         return "duration"
     }
 
-    /// The cycles (seconds, parent time) of forever-repeating animations that `period` does not
-    /// hold a whole number of times: with an explicit `duration` they jump at the loop's seam.
+    /// The cycles (seconds, parent time) of forever-repeating animations, and of the state's
+    /// repeat and `repeatForever` transactions, that `period` does not hold a whole number of
+    /// times: with an explicit `duration` they jump at the loop's seam.
     public static func cyclesCut(by period: Double, in composition: Composition) -> [Double] {
-        let cycles = topLevelAnimations(composition.layers).filter(\.repeatsForever).map(\.period)
+        var cycles = topLevelAnimations(composition.layers).filter(\.repeatsForever).map(\.period)
+        if let schedule = composition.state?.schedule {
+            cycles += schedule.foreverCycles
+            if let p = schedule.period { cycles.append(p.doubleValue) }
+        }
         let cut = cycles.filter { cycle in
             let ratio = period / cycle
             return abs(ratio - ratio.rounded()) > 1e-6

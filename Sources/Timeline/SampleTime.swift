@@ -180,4 +180,3 @@ extension Keyframes {
         return (.number(value.doubleValue), value)
     }
 }
-

@@ -31,14 +31,13 @@ public enum StateEvaluator {
         let last = lastChange(atOrBefore: time, schedule.changes)
         var shown = model(last)
         guard last >= 0, animated else { return shown }
-        let longest = longestFiniteLength(machine)
-        let firstForever = machine.events.indices.first { machine.events[$0].transaction.length.isInfinite }
+        let longest = schedule.longestFiniteLength
         var springs: [(index: Int, delta: Double, spring: Spring)] = []
         var k = last
         while k >= 0 {
             let change = schedule.changes[k]
             let age = elapsed(time, since: change.time)
-            if age > longest, firstForever == nil { break }
+            if age > longest, !schedule.hasForever { break }
             let delta = model(k) - model(k - 1)
             if delta != 0 {
                 switch machine.events[change.event].transaction {
@@ -99,17 +98,13 @@ public enum StateEvaluator {
         return (at(dt), (at(dt + h) - at(dt)) / h)
     }
 
-    /// The longest finite transaction of the machine, seconds.
-    static func longestFiniteLength(_ machine: StateMachine) -> Double {
-        machine.events.map(\.transaction.length).filter(\.isFinite).max() ?? 0
-    }
-
     /// `t` folded into the first steady loop when past it.
     static func folded(_ t: SampleTime, _ s: StateSchedule) -> SampleTime {
         guard let period = s.period else { return t }
         if let e = t.exact, let end = s.loopStart.adding(period) {
             guard !(e < end) else { return t }
-            if let into = e.subtracting(s.loopStart), let r = into.floorRemainder(period), let f = s.loopStart.adding(r) {
+            if let into = e.subtracting(s.loopStart), let r = into.floorRemainder(period), let f = s.loopStart.adding(r)
+            {
                 return SampleTime(exact: f)
             }
         }

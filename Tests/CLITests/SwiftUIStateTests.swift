@@ -97,9 +97,11 @@ import Timeline
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
-        guard let end = plan.sampleTime(ofFrame: 0).exact.flatMap({ s in
-            Rational(decimal: plan.period).flatMap { s.adding($0) }
-        }) else {
+        guard
+            let end = plan.sampleTime(ofFrame: 0).exact.flatMap({ s in
+                Rational(decimal: plan.period).flatMap { s.adding($0) }
+            })
+        else {
             Issue.record("no exact loop end")
             return
         }
@@ -152,4 +154,3 @@ import Timeline
         }
     }
 }
-

@@ -4,7 +4,9 @@ import Testing
 @testable import Spec
 
 /// `state`, `events` and `bind` (docs/preset-format.md, State and events).
-private func statePreset(events: String, bind: String = #""opacity": "$n == 1 ? 1 : 0""#, state: String = #"{ "n": 0 }"#) -> String {
+private func statePreset(
+    events: String, bind: String = #""opacity": "$n == 1 ? 1 : 0""#, state: String = #"{ "n": 0 }"#
+) -> String {
     """
     {
       "version": 1, "name": "t", "canvas": { "width": 100, "height": 80 },
@@ -51,14 +53,17 @@ private func diagnostics(_ json: String) -> [Diagnostic] {
     #expect(throws: ExpressionError.self) { try value("1 < 2 < 3") }
     #expect(throws: ExpressionError.self) { try value("$nope + 1") }
     #expect(throws: ExpressionError.self) { try value("current + 1") }
-    #expect(throws: ExpressionError.self) { try value(String(repeating: "(", count: 40) + "1" + String(repeating: ")", count: 40)) }
+    #expect(throws: ExpressionError.self) {
+        try value(String(repeating: "(", count: 40) + "1" + String(repeating: ")", count: 40))
+    }
 }
 
 @Test func timerScheduleFindsTheStatePeriodAndSteadyStart() throws {
-    let json = statePreset(events: """
-        [ { "every": "$tick", "set": { "n": "($n + 1) % 3" },
-            "animation": { "timingFunction": "linear", "duration": 0.8 } } ]
-        """)
+    let json = statePreset(
+        events: """
+            [ { "every": "$tick", "set": { "n": "($n + 1) % 3" },
+                "animation": { "timingFunction": "linear", "duration": 0.8 } } ]
+            """)
     let c = try PresetLoader.decode(bytes: Array(json.utf8), file: "t.json").composition
     let s = try #require(c.state?.schedule)
     // Ticks at 0.5, 1, 1.5 …; n cycles 1, 2, 0: period 1.5 s, steady from the first tick
@@ -79,10 +84,14 @@ private func diagnostics(_ json: String) -> [Diagnostic] {
     (#"[ { "at": 0.1234567, "set": { "n": 1 } } ]"#, "$.events[0].at", "6 decimals"),
     (#"[ { "at": 1, "set": { "m": 1 } } ]"#, "$.events[0].set.m", "unknown state variable"),
     (#"[ { "at": 1, "set": { "n": "$n +" } } ]"#, "$.events[0].set.n", "offset 4"),
-    (#"[ { "every": 1, "set": { "n": "1 - $n" }, "animation": { "timingFunction": "linear", "repeatCount": "infinity" } } ]"#,
-     "$.events[0].animation", "piles up"),
-    (#"[ { "at": 1, "set": { "n": 1 }, "animation": { "timingFunction": "spring", "duration": 1 } } ]"#,
-     "$.events[0].animation.duration", "does not apply to a spring"),
+    (
+        #"[ { "every": 1, "set": { "n": "1 - $n" }, "animation": { "timingFunction": "linear", "repeatCount": "infinity" } } ]"#,
+        "$.events[0].animation", "piles up"
+    ),
+    (
+        #"[ { "at": 1, "set": { "n": 1 }, "animation": { "timingFunction": "spring", "duration": 1 } } ]"#,
+        "$.events[0].animation.duration", "does not apply to a spring"
+    ),
     (#"[ { "at": 1, "set": { "n": 1 }, "animation": { "speed": 0 } } ]"#, "$.events[0].animation.speed", "speed"),
 ])
 func brokenEventsAreReportedAtTheirPath(events: String, path: String, message: String) {

@@ -35,7 +35,9 @@ import Testing
             let end = Point(x: 60 + 48 * cos(a), y: 60 + 48 * sin(a))
             let onTrail = nose ? noseTip : centre
             // 0.05 pt: the circle is four Bézier quarters, 0.03 % off the true circle.
-            #expect(abs(onTrail.x - end.x) < 0.05 && abs(onTrail.y - end.y) < 0.05, "noseOnTrail \(nose): \(onTrail) vs \(end), centre \(centre), nose \(noseTip)")
+            #expect(
+                abs(onTrail.x - end.x) < 0.05 && abs(onTrail.y - end.y) < 0.05,
+                "noseOnTrail \(nose): \(onTrail) vs \(end), centre \(centre), nose \(noseTip)")
             // The nose leads the centre by 10 pt along the heading.
             let dx = noseTip.x - centre.x
             let dy = noseTip.y - centre.y
