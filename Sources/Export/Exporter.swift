@@ -146,7 +146,7 @@ public enum Exporter {
             }
             if let shared = sources.first(where: { $0.plan == plan }) { return shared.frames }
             let made = RenderedFrames(
-                request.composition, times: plan.frameTimes, scale: request.scale, workers: workers,
+                request.composition, sampleTimes: plan.sampleTimes, scale: request.scale, workers: workers,
                 progress: progress)
             sources.append((plan, made))
             return made
@@ -195,7 +195,8 @@ public enum Exporter {
     public static func render(
         _ composition: Composition, plan: LoopPlan, scale: Double = 1, workers: Int? = nil
     ) throws -> RenderedAnimation {
-        let source = RenderedFrames(composition, times: plan.frameTimes, scale: scale, workers: workers, cacheLimit: 0)
+        let source = RenderedFrames(
+            composition, sampleTimes: plan.sampleTimes, scale: scale, workers: workers, cacheLimit: 0)
         let frames = try source.frames(0..<source.frameCount)
         return RenderedAnimation(composition: composition, plan: plan, scale: scale, frames: frames)
     }

@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 public import Render
 public import Spec
-import Timeline
+public import Timeline
 
 /// A composition's frames at given instants, rendered on demand: the `FrameSource` every format
 /// encodes from.
@@ -19,7 +19,9 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
     /// The composition drawn.
     public let composition: Composition
     /// Preset-clock time of each frame, seconds.
-    public let times: [Double]
+    public var times: [Double] { sampleTimes.map(\.seconds) }
+    /// Preset-clock instant of each frame, exact where the plan gave it exactly.
+    public let sampleTimes: [SampleTime]
     /// Pixels per point.
     public let scale: Double
     /// Frames rendered at once, ≥ 1.
@@ -31,7 +33,7 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
     /// `2 × workers`: enough to keep the render threads busy.
     public var batchSize: Int { 2 * workers }
     /// `times.count`.
-    public var frameCount: Int { times.count }
+    public var frameCount: Int { sampleTimes.count }
 
     private let progress: (@Sendable () -> Void)?
     private let lock = NSLock()
@@ -45,12 +47,24 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
     ///   - workers: render threads, ≥ 1 (default: the core count).
     ///   - cacheLimit: keep the frames when `times.count × width × height × 4` is at most this.
     ///   - progress: called once per frame rendered, from any thread.
-    public init(
+    public convenience init(
         _ composition: Composition, times: [Double], scale: Double, workers: Int? = nil,
         cacheLimit: Int = RenderedFrames.defaultCacheLimit, progress: (@Sendable () -> Void)? = nil
     ) {
+        self.init(
+            composition, sampleTimes: times.map { SampleTime($0) }, scale: scale, workers: workers,
+            cacheLimit: cacheLimit, progress: progress)
+    }
+
+    /// Frames of `composition` at `sampleTimes` (`LoopPlan.sampleTimes`); see
+    /// `init(_:times:scale:workers:cacheLimit:progress:)`.
+    public init(
+        _ composition: Composition, sampleTimes: [SampleTime], scale: Double, workers: Int? = nil,
+        cacheLimit: Int = RenderedFrames.defaultCacheLimit, progress: (@Sendable () -> Void)? = nil
+    ) {
         self.composition = composition
-        self.times = times
+        self.sampleTimes = sampleTimes
+        let times = sampleTimes
         self.scale = scale
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         let size = SceneRenderer.pixelSize(
@@ -81,8 +95,8 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
     /// The frames `range`, from the cache or rendered on `workers` threads.
     /// - Throws: `RenderError` when Cairo fails; `FrameSourceError` for a range outside the loop.
     public func frames(_ range: Range<Int>) throws -> [RGBAImage] {
-        guard range.lowerBound >= 0, range.upperBound <= times.count else {
-            throw FrameSourceError("frames \(range) asked of a loop of \(times.count)")
+        guard range.lowerBound >= 0, range.upperBound <= sampleTimes.count else {
+            throw FrameSourceError("frames \(range) asked of a loop of \(sampleTimes.count)")
         }
         var missing: [Int] = []
         var out: [RGBAImage?] = Array(repeating: nil, count: range.count)
@@ -94,7 +108,7 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
         if !missing.isEmpty {
             let slots = Slots<RGBAImage>(count: missing.count)
             let composition = composition
-            let times = times
+            let times = sampleTimes
             let scale = scale
             let progress = progress
             let wanted = missing

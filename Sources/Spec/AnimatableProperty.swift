@@ -242,7 +242,9 @@ public enum AnimatableProperty: Equatable, Sendable {
         case (.endAngle, .number(let n)): state.shape.arcAngles?.end = n
         case (.rotation3DAngle(let i), .number(let n)):
             if i < state.rotation3D.count { state.rotation3D[i].angle = n }
-        case (.value(let name), .number(let n)): state.values[name] = n
+        case (.value(let name), .number(let n)):
+            state.values[name] = n
+            state.exactValues[name] = nil
         default: break
         }
     }

@@ -28,13 +28,17 @@ public struct Composition: Equatable, Sendable {
     /// decoding (`ExportBudget`, `LoopPlan`) can point at the value. Array items are not listed
     /// (a million polygon points would cost more than they tell); empty when not decoded.
     public var sourceLocations: [String: SourceLocation]
+    /// SwiftUI-style state (`state` and `events`) that layers' `bind` expressions read; nil
+    /// when the preset declares none.
+    public var state: StateMachine?
 
     /// Builds a composition; the decoder is the usual source of one.
     public init(
         name: String, description: String = "", canvas: Canvas, fps: Double = 30,
         duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = [],
-        sourceLocations: [String: SourceLocation] = [:]
+        sourceLocations: [String: SourceLocation] = [:], state: StateMachine? = nil
     ) {
+        self.state = state
         self.name = name
         self.description = description
         self.canvas = canvas

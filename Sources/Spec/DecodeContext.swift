@@ -25,6 +25,8 @@ final class DecodeContext {
     var fontAvailable: (@Sendable (String) -> Bool)?
     /// Locations of the object members read so far, by JSONPath (`Composition.sourceLocations`).
     var locations: [String: SourceLocation] = [:]
+    /// Names of the preset's state variables (`state`), for `bind` and event expressions.
+    var stateVariables: [String] = []
 
     init(file: String) {
         self.file = file

@@ -16,12 +16,15 @@ public struct Layer: Equatable, Sendable {
     /// JSONPath of the layer object in its preset, e.g. `$.layers[0].layers[2]`, for messages
     /// about the layer found after decoding (`ExportBudget`); empty when not decoded from JSON.
     public var sourcePath: String
+    /// Properties driven by the composition's state (`bind`), applied before `animations`.
+    public var bindings: [StateBinding]
 
     /// A layer; see the properties.
     public init(
         name: String? = nil, state: LayerState, animations: [Animation] = [],
-        children: [Layer] = [], sourcePath: String = ""
+        children: [Layer] = [], sourcePath: String = "", bindings: [StateBinding] = []
     ) {
+        self.bindings = bindings
         self.name = name
         self.state = state
         self.animations = animations
@@ -297,6 +300,10 @@ public struct LayerState: Equatable, Sendable {
     public var pathRotation: Double
     /// Named numbers a text layer's placeholders show (`values.NAME` key paths animate them).
     public var values: [String: Double]
+    /// The exact fractions behind `values` where the evaluator computed them exactly (a linear
+    /// keyframe or basic animation at an exact sample time); text formatting reads these first,
+    /// so `%d` of a value meant to be 10 prints 10, not 9. Empty in the model.
+    public var exactValues: [String: Rational]
     /// A shape, in the layer's coordinates, that children are clipped to (groups and
     /// replicators; SwiftUI `clipShape`). `nil` = no clip.
     public var clip: ShapeGeometry?
@@ -326,6 +333,7 @@ public struct LayerState: Equatable, Sendable {
         self.rotation3D = []
         self.pathRotation = 0
         self.values = [:]
+        self.exactValues = [:]
         self.clip = nil
     }
 }

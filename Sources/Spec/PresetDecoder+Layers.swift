@@ -51,7 +51,7 @@ enum LayerType: String, CaseIterable {
 extension PresetDecoder {
     static let commonLayerKeys = [
         "type", "name", "position", "anchorPoint", "offset", "rotation", "scale", "opacity",
-        "hidden", "rotation3D", "animations",
+        "hidden", "rotation3D", "animations", "bind",
     ]
     static let paintKeys = ["fill", "stroke", "strokeStart", "strokeEnd"]
     static let fillKeys = ["color", "rule"]
@@ -120,6 +120,11 @@ extension PresetDecoder {
             }
         }
 
+        var bindings: [StateBinding] = []
+        if let v = o.value("bind") {
+            bindings = decodeBindings(v, o.path("bind"))
+        }
+
         var animations: [Animation] = []
         if let v = o.value("animations"), let items = context.array(v, o.path("animations"), of: "animations") {
             for (i, item) in items.enumerated() {
@@ -155,7 +160,9 @@ extension PresetDecoder {
             context.namedPaths[name] = state.shape.path.applying(state.transform)
         }
         context.locations[path] = value.location
-        return Layer(name: name, state: state, animations: animations, children: children, sourcePath: path)
+        return Layer(
+            name: name, state: state, animations: animations, children: children, sourcePath: path,
+            bindings: bindings)
     }
 
     /// The shape's geometry; nil (with errors reported) when a required key is missing or bad.

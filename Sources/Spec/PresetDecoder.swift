@@ -13,7 +13,7 @@ struct PresetDecoder {
 
     static let topLevelKeys = [
         "$schema", "version", "name", "description", "canvas", "fps", "duration", "params",
-        "layers", "allowLints",
+        "layers", "allowLints", "state", "events",
     ]
 
     /// Lints the decoder reports, by code: legal but surprising things (warnings, errors under
@@ -89,6 +89,11 @@ struct PresetDecoder {
         let duration = top.number(
             "duration", where: { $0 > 0 && $0 <= 600 }, expected: "a loop period in seconds in (0, 600]")
 
+        var variables: [StateVariable] = []
+        if let v = top.value("state") {
+            variables = decodeStateVariables(v, top.path("state"))
+        }
+
         var allowedLints: [String] = []
         var layers: [Layer] = []
         if let v = top.required("layers", expected: "an array of layers") {
@@ -122,12 +127,13 @@ struct PresetDecoder {
             context.dropAllowedLints(allowed)
             allowedLints = allowed.sorted()
         }
+        let machine = decodeStateMachine(variables: variables, events: top.value("events"), top.path("events"))
         top.finish(context: "the preset", known: Self.topLevelKeys)
 
         return Composition(
             name: name, description: description, canvas: canvas, fps: fps, duration: duration,
             parameters: parameters, layers: layers, allowedLints: allowedLints,
-            sourceLocations: context.locations)
+            sourceLocations: context.locations, state: machine)
     }
 
     /// Whether `text` is a decimal number as JSON writes one, with an optional leading `+` and

@@ -80,16 +80,22 @@ public enum TextTemplate {
         return (0...6).contains(digit)
     }
 
-    /// The text with every placeholder replaced by its value (missing values show 0).
-    public static func render(_ parts: [Part], values: [String: Double]) -> String {
+    /// The text with every placeholder replaced by its value (missing values show 0). `%d` of a
+    /// name in `exactValues` truncates that exact fraction instead of the double.
+    public static func render(
+        _ parts: [Part], values: [String: Double], exactValues: [String: Rational] = [:]
+    ) -> String {
         var text = ""
         for part in parts {
             switch part {
             case .literal(let s):
                 text += s
             case .placeholder(let name, let format):
-                let value = values[name] ?? 0
-                text += formatted(value, format)
+                if format == "%d", let exact = exactValues[name] {
+                    text += String(exact.truncated)
+                } else {
+                    text += formatted(values[name] ?? 0, format)
+                }
             }
         }
         return text

@@ -11,6 +11,15 @@ public enum AnimationEvaluator {
     public static func presentation(
         of model: LayerState, animations: [Animation], at t: Double
     ) -> LayerState {
+        presentation(of: model, animations: animations, at: SampleTime(t))
+    }
+
+    /// `presentation(of:animations:at:)` at an instant that may be exact: progress, linear
+    /// keyframes and basic animations of numbers, and discrete keyframe choices are computed in
+    /// fractions when they can be (see `SampleTime`).
+    public static func presentation(
+        of model: LayerState, animations: [Animation], at t: SampleTime
+    ) -> LayerState {
         var state = model
         for animation in animations {
             apply(animation, at: t, to: &state)
@@ -18,14 +27,42 @@ public enum AnimationEvaluator {
         return state
     }
 
-    /// Applies one animation (recursing into groups) at parent time `t`.
+    /// Applies one animation at parent time `t` seconds (read as its shortest decimal).
     static func apply(_ animation: Animation, at t: Double, to state: inout LayerState) {
-        guard let p = animation.progress(at: t) else { return }
+        apply(animation, at: SampleTime(t), to: &state)
+    }
+
+    /// Applies one animation (recursing into groups) at parent time `t`.
+    static func apply(_ animation: Animation, at t: SampleTime, to state: inout LayerState) {
+        var exact: Rational?
+        let p: Double
+        switch t.exact.map({ animation.exactProgress(at: $0) }) ?? .notExact {
+        case .inactive: return
+        case .progress(let e):
+            exact = e
+            p = e.doubleValue
+        case .notExact:
+            guard let q = animation.progress(at: t.seconds) else { return }
+            p = q
+        }
         switch animation.content {
         case .basic(let property, let from, let to):
-            property.apply(from.interpolated(to: to, fraction: p), to: &state)
+            if let exact, case .number(let a) = from, case .number(let b) = to, let ra = Rational(decimal: a),
+                let rb = Rational(decimal: b), let d = rb.subtracting(ra), let m = d.multiplied(by: exact),
+                let v = ra.adding(m)
+            {
+                property.apply(.number(v.doubleValue), to: &state)
+                if case .value(let name) = property { state.exactValues[name] = v }
+            } else {
+                property.apply(from.interpolated(to: to, fraction: p), to: &state)
+            }
         case .keyframes(let property, let keyframes):
-            property.apply(keyframes.value(at: p, duration: animation.duration), to: &state)
+            if let exact, let found = keyframes.exactValue(at: exact) {
+                property.apply(found.value, to: &state)
+                if case .value(let name) = property, let number = found.number { state.exactValues[name] = number }
+            } else {
+                property.apply(keyframes.value(at: p, duration: animation.duration), to: &state)
+            }
         case .path(let pathAnimation):
             guard let point = pathAnimation.point(at: p) else { return }
             state.position = point.position
@@ -37,7 +74,12 @@ public enum AnimationEvaluator {
         case .group(let children):
             // Children run in the group's local time and are clipped, not scaled, to the group's
             // duration (CAAnimationGroup, semantics §4.4).
-            let local = p * animation.duration
+            let local: SampleTime
+            if let exact, let d = Rational(decimal: animation.duration), let l = exact.multiplied(by: d) {
+                local = SampleTime(exact: l)
+            } else {
+                local = SampleTime(inexact: p * animation.duration)
+            }
             for child in children {
                 apply(child, at: local, to: &state)
             }

@@ -30,9 +30,10 @@ public struct LoopPlan: Equatable, Sendable {
     /// Where `period` came from.
     public var source: Source
 
-    /// Time in seconds of frame `index` (0-based): `start + index · period / frameCount`.
+    /// Time in seconds of frame `index` (0-based): `start + index · period / frameCount`,
+    /// computed exactly and rounded once (`sampleTime(ofFrame:)`).
     public func time(ofFrame index: Int) -> Double {
-        start + Double(index) * period / Double(frameCount)
+        sampleTime(ofFrame: index).seconds
     }
 
     /// All frame times in order.
@@ -120,9 +121,20 @@ extension LoopPlan {
         let forever = tracks.filter(\.repeatsForever)
         let finite = tracks.filter { !$0.repeatsForever }
         let latest = forever.max { $0.beginTime < $1.beginTime }
-        let latestBegin = latest?.beginTime ?? 0
         let lastTrack = finite.max { $0.endTime < $1.endTime }
-        let lastEnd = lastTrack?.endTime ?? 0
+        // State changes (docs/swiftui-semantics.md): repeating ones add their period (and any
+        // repeatForever transaction's cycle) to the LCM and delay the start to their steady
+        // loop; one-off ones end like a finite animation.
+        let schedule = composition.state?.schedule ?? .empty
+        var stateCycles = schedule.foreverCycles
+        if let p = schedule.period { stateCycles.insert(p.doubleValue, at: 0) }
+        let stateRunEnd = stateCycles.isEmpty ? schedule.runEnd : 0
+        let stateStart = stateCycles.isEmpty ? 0 : schedule.loopStart.doubleValue
+        let stateLeads = stateStart > (latest?.beginTime ?? 0)
+        let latestBegin = max(latest?.beginTime ?? 0, stateStart)
+        let stateEndsLast = stateRunEnd > (lastTrack?.endTime ?? 0)
+        let lastEnd = max(lastTrack?.endTime ?? 0, stateRunEnd)
+        let hasFinite = !finite.isEmpty || stateRunEnd > 0
 
         var period: Double
         var source: Source
@@ -143,13 +155,24 @@ extension LoopPlan {
             }
             period = explicit
             source = .explicit
-        } else if forever.isEmpty && lastEnd <= 0 {
+        } else if forever.isEmpty && stateCycles.isEmpty && lastEnd <= 0 {
             period = 1 / fps
             source = .still
         } else {
             var lcm: Int64 = 0
             var cycles: [Double] = []
             let limitMs = maximumComputedPeriod * 1000
+            for seconds in stateCycles {
+                let ms = (seconds * 1000).rounded()
+                guard abs(seconds * 1000 - ms) < 1e-6, ms >= 1, ms <= limitMs, let whole = Int64(exactly: ms) else {
+                    throw LoopPlanError(
+                        message:
+                            "the state repeats every \(formatNumber(seconds)) s, which is not a whole number of milliseconds up to \(formatNumber(maximumComputedPeriod)) s; set \"duration\" in the preset or pass --duration",
+                        path: "$.events")
+                }
+                cycles.append(seconds)
+                lcm = lcm == 0 ? whole : leastCommonMultiple(lcm, whole)
+            }
             for track in forever {
                 let seconds = track.period
                 let ms = (seconds * 1000).rounded()
@@ -178,7 +201,7 @@ extension LoopPlan {
                         path: blamePath(track, "duration"))
                 }
             }
-            if finite.isEmpty {
+            if !hasFinite {
                 period = Double(lcm) / 1000
             } else if lcm == 0 {
                 period = lastEnd
@@ -187,19 +210,21 @@ extension LoopPlan {
                 period = (lastEnd / base).rounded(.up) * base
             }
             source = .cycles(cycles)
-            if !(period <= ExportBudget.maximumPeriod), let lastTrack {
-                let path = blamePath(lastTrack, endKey(of: lastTrack))
+            if !(period <= ExportBudget.maximumPeriod), stateEndsLast || lastTrack != nil {
+                let path = stateEndsLast ? "$.events" : lastTrack.map { blamePath($0, endKey(of: $0)) } ?? "$"
+                let lastEnd = stateEndsLast ? stateRunEnd : lastEnd
                 throw budgetError(
                     .preset(path: path), value: period, limit: ExportBudget.maximumPeriod,
                     "the loop must hold this animation's whole run, \(formatNumber(lastEnd)) s, which is longer than the limit of \(formatNumber(ExportBudget.maximumPeriod)) s for a loop; shorten it or make it repeat forever"
                 )
             }
         }
-        if finite.isEmpty, latestBegin > 0 {
-            start = (latestBegin / period).rounded(.up) * period
-            if !(start <= ExportBudget.maximumStart), let latest {
+        if !hasFinite, latestBegin > 0 {
+            start = (latestBegin / period - 1e-9).rounded(.up) * period
+            if !(start <= ExportBudget.maximumStart), stateLeads || latest != nil {
+                let path = stateLeads ? "$.events" : latest.map { blamePath($0, "beginTime") } ?? "$"
                 throw budgetError(
-                    .preset(path: blamePath(latest, "beginTime")), value: latest.beginTime,
+                    .preset(path: path), value: latestBegin,
                     limit: ExportBudget.maximumStart,
                     "the loop starts once every animation runs, at \(formatNumber(start)) s here, later than the limit of \(formatNumber(ExportBudget.maximumStart)) s"
                 )
@@ -247,10 +272,15 @@ extension LoopPlan {
         return "duration"
     }
 
-    /// The cycles (seconds, parent time) of forever-repeating animations that `period` does not
-    /// hold a whole number of times: with an explicit `duration` they jump at the loop's seam.
+    /// The cycles (seconds, parent time) of forever-repeating animations, and of the state's
+    /// repeat and `repeatForever` transactions, that `period` does not hold a whole number of
+    /// times: with an explicit `duration` they jump at the loop's seam.
     public static func cyclesCut(by period: Double, in composition: Composition) -> [Double] {
-        let cycles = topLevelAnimations(composition.layers).filter(\.repeatsForever).map(\.period)
+        var cycles = topLevelAnimations(composition.layers).filter(\.repeatsForever).map(\.period)
+        if let schedule = composition.state?.schedule {
+            cycles += schedule.foreverCycles
+            if let p = schedule.period { cycles.append(p.doubleValue) }
+        }
         let cut = cycles.filter { cycle in
             let ratio = period / cycle
             return abs(ratio - ratio.rounded()) > 1e-6

@@ -9,29 +9,44 @@ public import Spec
 public enum SceneEvaluator {
     /// The scene at time `t` (seconds on the composition's clock; see `LoopPlan.time(ofFrame:)`).
     public static func scene(of composition: Composition, at t: Double) -> FrameScene {
+        scene(of: composition, at: SampleTime(t))
+    }
+
+    /// The scene at instant `t`, exact where `t` is (frame times from
+    /// `LoopPlan.sampleTime(ofFrame:)`).
+    public static func scene(of composition: Composition, at t: SampleTime) -> FrameScene {
         FrameScene(
             width: composition.canvas.width, height: composition.canvas.height,
             background: composition.canvas.background,
-            nodes: composition.layers.compactMap { node(for: $0, at: t) })
+            nodes: composition.layers.compactMap { node(for: $0, at: t, state: composition.state, instance: 0) })
     }
 
     /// The node for one layer, or nil when it is hidden, fully transparent or draws nothing.
-    static func node(for layer: Layer, at t: Double) -> SceneNode? {
-        let state = AnimationEvaluator.presentation(of: layer.state, animations: layer.animations, at: t)
+    static func node(for layer: Layer, at t: SampleTime, state machine: StateMachine?, instance: Int) -> SceneNode? {
+        var model = layer.state
+        if let machine {
+            for binding in layer.bindings {
+                let isBool = binding.property.valueKind == .bool
+                let v = StateEvaluator.value(of: binding, in: machine, instance: instance, at: t, animated: !isBool)
+                binding.property.apply(isBool ? .bool(v != 0) : .number(v), to: &model)
+            }
+        }
+        let state = AnimationEvaluator.presentation(of: model, animations: layer.animations, at: t)
         guard !state.hidden, state.opacity > 0 else { return nil }
         let content: SceneContent
         switch state.shape {
         case .group:
-            let children = layer.children.compactMap { node(for: $0, at: t) }
+            let children = layer.children.compactMap { node(for: $0, at: t, state: machine, instance: instance) }
             guard !children.isEmpty else { return nil }
             content = .group(children, clip: state.clip?.path)
         case .replicator(_, let replication):
-            let copies = instances(of: layer.children, replication, anchor: state.anchorLocation, at: t)
+            let copies = instances(
+                of: layer.children, replication, anchor: state.anchorLocation, at: t, state: machine)
             guard !copies.isEmpty else { return nil }
             content = .group(copies, clip: state.clip?.path)
         case .text(let text):
             guard case .success(let parts) = TextTemplate.parse(text.template) else { return nil }
-            let string = TextTemplate.render(parts, values: state.values)
+            let string = TextTemplate.render(parts, values: state.values, exactValues: state.exactValues)
             guard !string.isEmpty, let color = state.fillColor, color.alpha > 0 else { return nil }
             content = .text(
                 TextDrawing(
@@ -50,7 +65,9 @@ public enum SceneEvaluator {
     /// CAReplicatorLayer: copy i of the children is transformed by the instance transform i
     /// times (about the replicator's anchor), sees time `t − i·instanceDelay`, and has opacity
     /// `1 + i·instanceAlphaOffset`.
-    static func instances(of children: [Layer], _ r: Replication, anchor: Point, at t: Double) -> [SceneNode] {
+    static func instances(
+        of children: [Layer], _ r: Replication, anchor: Point, at t: SampleTime, state machine: StateMachine?
+    ) -> [SceneNode] {
         let step = AffineTransform.translation(x: -anchor.x, y: -anchor.y)
             .concatenating(.scale(x: r.scale.x, y: r.scale.y))
             .concatenating(.rotation(degrees: r.rotation))
@@ -59,8 +76,8 @@ public enum SceneEvaluator {
         var nodes: [SceneNode] = []
         for i in 0..<r.instanceCount {
             let opacity = min(max(1 + Double(i) * r.instanceAlphaOffset, 0), 1)
-            let time = t - Double(i) * r.instanceDelay
-            let copies = children.compactMap { node(for: $0, at: time) }
+            let time = t.minus(r.instanceDelay, times: i)
+            let copies = children.compactMap { node(for: $0, at: time, state: machine, instance: i) }
             if opacity > 0, !copies.isEmpty {
                 nodes.append(
                     SceneNode(

@@ -45,35 +45,37 @@ import Timeline
         #expect(gif.frames.map(\.delay).reduce(0, +) == 400)
         #expect(gif.frames.allSatisfy { $0.transparentIndex != nil })
 
-        // t = 0: strokeStart = strokeEnd = 0, nothing drawn.
-        #expect(gif.frames[0].canvas.pixels.allSatisfy { $0 == 0 })
+        // The seed's Timer phases (issue 16): ticks every 2 s from t = 2, so the loop is cut
+        // from t = 8 s, when a shrink phase starts; the ring turns 360° every 4 s from t = 0.
+        // t = 8 s (frame 0): strokeStart 0 → 1 starts, strokeEnd = 1: the full ring.
+        for angle in stride(from: 0.0, to: 360, by: 30) {
+            #expect(Self.isBlue(Self.ringPixel(gif.frames[0].canvas, degrees: angle)))
+        }
 
-        // t = 1.0 s (frame 30): strokeEnd = easeOut(0.5) = 0.6846 of the circle; the ring has
-        // turned 90° from 12 o'clock, so the stroke runs clockwise from 3 o'clock to
-        // 0.6846 · 360° = 246.5°.
+        // t = 9 s (frame 30): strokeStart = easeOut(0.5) = 0.6846, strokeEnd = 1; the ring has
+        // turned 90° from 12 o'clock, so the stroke covers 0.6846 · 360° = 246.5° … 360°.
         let f30 = gif.frames[30].canvas
-        for angle in [10.0, 45, 90, 180, 235] {
+        for angle in [260.0, 300, 350] {
             #expect(Self.isBlue(Self.ringPixel(f30, degrees: angle)), "frame 30 at \(angle)°")
         }
-        for angle in [265.0, 300, 330, 350] {
+        for angle in [210.0, 20, 90, 150] {
             #expect(Self.ringPixel(f30, degrees: angle).a == 0, "frame 30 at \(angle)° should be empty")
         }
         // Centre and corners stay transparent.
         #expect(f30[32, 32].a == 0)
         #expect(f30[0, 0].a == 0)
 
-        // t = 2.0 s (frame 60): the full ring.
-        for angle in stride(from: 0.0, to: 360, by: 30) {
-            #expect(Self.isBlue(Self.ringPixel(gif.frames[60].canvas, degrees: angle)))
-        }
+        // t = 10 s (frame 60): the tick jumps (1, 1) to (0, 0) and a grow starts: nothing drawn.
+        #expect(gif.frames[60].canvas.pixels.allSatisfy { $0 == 0 })
 
-        // t = 3.0 s (frame 90): strokeStart = 0.6846, strokeEnd = 1, start at 9 o'clock, so the
-        // stroke covers 180° + 246.5° = 66.5° … 180°.
+        // t = 11 s (frame 90): strokeEnd = 0.6846 from a start the rotation (270°) puts at
+        // 9 o'clock: the stroke covers 180° … 180° + 246.5° = 66.5°. Every grow phase starts at
+        // 6 o'clock (t = 10: turned 180°), not 12.
         let f90 = gif.frames[90].canvas
-        for angle in [80.0, 120, 170] {
+        for angle in [190.0, 225, 270, 0, 55] {
             #expect(Self.isBlue(Self.ringPixel(f90, degrees: angle)), "frame 90 at \(angle)°")
         }
-        for angle in [30.0, 200, 270, 330] {
+        for angle in [85.0, 120, 150, 170] {
             #expect(Self.ringPixel(f90, degrees: angle).a == 0, "frame 90 at \(angle)°")
         }
     }
@@ -93,14 +95,15 @@ import Timeline
                 frames.append(im.convert("RGBA"))
             print(im.n_frames, im.size[0], im.size[1], im.info.get("loop"), sum(durations))
             print(",".join(str(d) for d in durations[:6]))
-            print(frames[30].getpixel((57, 32)), frames[30].getpixel((32, 7))[3], frames[0].getpixel((57, 32))[3])
+            print(frames[90].getpixel((57, 32)), frames[90].getpixel((32, 57))[3], frames[60].getpixel((57, 32))[3])
             """
         let result = try runPython(script, arguments: [dir + "/loader.gif"])
         #expect(result.status == 0, "python: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "120 64 64 0 4000")
         #expect(lines.dropFirst().first == "30,40,30,30,40,30")
-        // (57, 32) is 3 o'clock on the ring: painted at t = 1 s; (32, 7) is 12 o'clock: empty.
+        // (57, 32) is 3 o'clock on the ring: painted in frame 90 (t = 11 s), where (32, 57), 6 o'clock,
+        // is empty; frame 60 (t = 10 s) draws nothing.
         #expect(lines.last == "(0, 122, 255, 255) 0 0", "\(lines)")
     }
 

@@ -46,9 +46,12 @@ import Testing
         let hash = (json as? [String: Any])?["frames"] as? [String: [String: Any]] ?? [:]
         let frames = (0..<hash.count).compactMap { hash[String($0)] }
         #expect(frames.count == 120)
-        // Frame 0 of the circular loader is empty: trimmed to one pixel, inside 1 px of extrusion.
-        #expect(frames.first?["trimmed"] as? Bool == true)
-        #expect(frames.first?["frame"] as? [String: Int] == ["x": 1, "y": 1, "w": 1, "h": 1])
+        // Frame 60 of the circular loader (t = 10 s, the Timer's reset to (0, 0)) is empty:
+        // trimmed to one pixel; frame 0 is the full ring, 50 pt + the 4 pt stroke = 54 px.
+        #expect(frames.count == 120 && frames[60]["trimmed"] as? Bool == true)
+        let empty = (frames.count == 120 ? frames[60]["frame"] : nil) as? [String: Int]
+        #expect(empty.map { [$0["y"], $0["w"], $0["h"]] } == [1, 1, 1])
+        #expect((frames.first?["frame"] as? [String: Int]).map { [$0["w"], $0["h"]] } == [54, 54])
         #expect(frames.first?["sourceSize"] as? [String: Int] == ["w": 64, "h": 64])
         // One row: every frame at the same y; the sheet is the tallest trimmed frame plus the
         // extrusion above and below, and the widths plus two extruded columns each.

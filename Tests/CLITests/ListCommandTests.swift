@@ -12,7 +12,7 @@ struct ListCommandTests {
             Issue.record("no circular entry in:\n\(run.stdout)")
             return
         }
-        #expect(lines[start + 1].hasPrefix("  CircularLoaderView: the stroke grows"))
+        #expect(lines[start + 1].hasPrefix("  CircularLoaderView, the seed's final version as its code plays"))
         #expect(lines[start + 2] == "  canvas 64×64 pt, 30 fps, 4 s loop, 120 frames")
         #expect(lines[start + 3] == "  params:")
         #expect(lines[start + 4] == "    color             = #007AFF  colour  stroke colour (SwiftUI Color.blue)")

@@ -43,8 +43,11 @@ struct PresetCatalogTests {
             schema = json.load(open(sys.argv[1]))
             preset = json.load(open(sys.argv[2]))
             preset["layers"][0]["radiuss"] = 3
-            preset["layers"][0]["animations"][0]["keyPath"] = "strokeEnds"
-            print(len(list(jsonschema.Draft7Validator(schema).iter_errors(preset))) > 0)
+            preset["events"][0]["animation"]["durration"] = 1
+            errors = list(jsonschema.Draft7Validator(schema).iter_errors(preset))
+            del preset["layers"][0]["radiuss"]
+            nested = list(jsonschema.Draft7Validator(schema).iter_errors(preset))
+            print(len(errors) > 0 and len(nested) > 0)
             """
         let run = try runPython(
             script, arguments: [packageRoot + "/schema/preset.schema.json", packageRoot + "/presets/circular.json"])

@@ -14,10 +14,11 @@ struct StillAndReportTests {
         #expect(listing(dir + "/all").count == 120)
         let one = try runTool([Self.circular, "--frame", "45", "-o", "f45.png"], in: dir)
         #expect(one.status == 0, "\(one.stderr)")
-        #expect(one.stdout == "f45.png: frame at 1.5 s, 64×64 px, \(readBytes(dir + "/f45.png").count) bytes\n")
+        #expect(one.stdout == "f45.png: frame at 9.5 s, 64×64 px, \(readBytes(dir + "/f45.png").count) bytes\n")
         #expect(readBytes(dir + "/f45.png") == readBytes(dir + "/all/circular-045.png"))
-        // 1.5 s on the preset's clock is frame 45 at 30 fps (the loop starts at 0).
-        let atTime = try runTool([Self.circular, "--time", "1.5", "-o", "t.png", "-q"], in: dir)
+        // 9.5 s on the preset's clock is frame 45 at 30 fps (the loop starts at 8 s, the steady
+        // state after the Timer's first ticks).
+        let atTime = try runTool([Self.circular, "--time", "9.5", "-o", "t.png", "-q"], in: dir)
         #expect(atTime.status == 0)
         #expect(readBytes(dir + "/t.png") == readBytes(dir + "/all/circular-045.png"))
         // Not a sheet: one 64×64 PNG and no JSON beside it.

@@ -26,8 +26,10 @@ private let circle = BezierPath.circle(center: Point(x: 60, y: 60), radius: 48)
     #expect(abs(at01.x - expected.x) < 1e-9 && abs(at01.y - expected.y) < 1e-9)
 }
 
-@Test func airplaneNoseSitsOnTheTrailEnd() throws {
-    let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/airplane.json").composition
+@Test func airplaneNoseSitsOnTheTrailEndWithNoseOnTrail() throws {
+    let composition = try PresetLoader.load(
+        contentsOf: packageRoot + "/presets/airplane.json", overrides: ["noseOnTrail": "1"]
+    ).composition
     let trail = composition.layers[0]
     let plane = composition.layers[1]
     let measure = PathMeasure(trail.state.shape.path)

@@ -37,7 +37,19 @@ import Testing
 }
 
 @Test func replicatorDelayMovesTheSteadyStateStart() throws {
-    let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/blink-dots.json").composition
+    // Seven copies 0.35 s apart of a 2.45 s forever animation (the blink-dots preset before it
+    // was rewritten with state, issue 16).
+    var dot = LayerState(shape: .circle(center: Point(x: 50, y: 10), radius: 5))
+    dot.fillColor = .black
+    let blink = Animation(
+        content: .basic(property: .opacity, from: .number(1), to: .number(0)), duration: 2.45, repeatCount: .infinity)
+    let replicator = Layer(
+        state: LayerState(
+            shape: .replicator(
+                bounds: Rect(x: 0, y: 0, width: 100, height: 100),
+                replication: Replication(instanceCount: 7, rotation: 360.0 / 7, instanceDelay: 0.35))),
+        children: [Layer(state: dot, animations: [blink])])
+    let composition = Composition(name: "r", canvas: Canvas(width: 100, height: 100), layers: [replicator])
     let plan = try LoopPlan.make(for: composition, fps: 20)
     #expect(abs(plan.period - 2.45) < 1e-12)
     #expect(plan.frameCount == 49)

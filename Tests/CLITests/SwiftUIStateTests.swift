@@ -1,0 +1,156 @@
+import Export
+import Foundation
+import Render
+import Spec
+import Testing
+import Timeline
+
+/// The presets rewritten from the seeds' SwiftUI code (issue 16), checked against values
+/// recomputed here from SwiftUI's rules (docs/swiftui-semantics.md), not through the evaluator.
+@Suite struct SwiftUIStateTests {
+    /// easeInOut (0.42, 0, 0.58, 1) at elapsed fraction `u`, by bisection on x(s) = u
+    /// (semantics §1), written independently of `TimingFunction`.
+    static func easeInOut(_ u: Double) -> Double {
+        let u = min(max(u, 0), 1)
+        func bez(_ s: Double, _ a: Double, _ b: Double) -> Double {
+            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
+        }
+        var lo = 0.0
+        var hi = 1.0
+        for _ in 0..<80 {
+            let mid = (lo + hi) / 2
+            if bez(mid, 0.42, 0.58) < u { lo = mid } else { hi = mid }
+        }
+        return bez((lo + hi) / 2, 0, 1)
+    }
+
+    /// The seed's opacity of dot `j` when `current` is `c` (ThreeCircleBlinkDots, as written:
+    /// its third clause is never reached because the first wins).
+    static func seedOpacity(_ j: Int, _ c: Int) -> Double {
+        c == j ? 1 : c == j + 1 ? 0.5 : (c == 6 && j == 6 ? 0.5 : 0)
+    }
+
+    /// Dot `j`'s opacity at `t`: the Timer ticks at 0.35·k (k ≥ 1), tick k sets current to
+    /// k mod 7 under a 1 s easeInOut, and overlapping animations add their deltas.
+    static func blinkOpacity(_ j: Int, at t: Double) -> Double {
+        var value = seedOpacity(j, 0)
+        var k = 1
+        while 0.35 * Double(k) <= t + 1e-12 {
+            let delta = seedOpacity(j, k % 7) - seedOpacity(j, (k - 1) % 7)
+            value += delta * easeInOut(t - 0.35 * Double(k))
+            k += 1
+        }
+        return value
+    }
+
+    /// Peak opacity of dot `j` in the first steady cycle, and its time after the tick that makes
+    /// `j` current.
+    static func peak(_ j: Int) -> (value: Double, after: Double) {
+        // Dot j becomes current at ticks k ≡ j (mod 7); take the one after 7 s.
+        let tick = 0.35 * Double(21 + (j == 0 ? 7 : j))
+        var best = (value: -1.0, after: 0.0)
+        var s = 0.0
+        while s <= 2.45 {
+            let v = blinkOpacity(j, at: tick + s)
+            if v > best.value { best = (v, s) }
+            s += 0.0005
+        }
+        return best
+    }
+
+    @Test func blinkDotsPeakBelowFullOpacityAndTheLastDotLower() {
+        for j in 0..<6 {
+            let p = Self.peak(j)
+            #expect(p.value > 0.70 && p.value < 0.78, "dot \(j) peaks at \(p.value)")
+            #expect(p.after > 0.65 && p.after < 0.85, "dot \(j) peaks \(p.after) s after its tick")
+        }
+        let last = Self.peak(6)
+        #expect(last.value < Self.peak(3).value - 0.05, "the wrap-around dot has no half-lit step: \(last.value)")
+    }
+
+    @Test func blinkDotsRenderedOpacityMatchesTheRecomputedCurve() throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/blink-dots.json").composition
+        let rendered = try Exporter.render(composition, fps: 20)
+        #expect(rendered.plan.period == 2.45)
+        #expect(rendered.plan.frameCount == 49)
+        #expect(abs(rendered.plan.start - 4.9) < 1e-12)
+        var glowing: Set<Int> = []
+        for (i, frame) in rendered.frames.enumerated() {
+            let t = 4.9 + Double(i) * 0.05
+            var lit = 0
+            for j in 0..<7 {
+                // Dot j's centre: (52, 14.5) turned j·360/7 clockwise about (52, 52).
+                let a = Double(j) * 2 * Double.pi / 7
+                let x = Int((52 + 37.5 * sin(a)).rounded(.down))
+                let y = Int((52 - 37.5 * cos(a)).rounded(.down))
+                let expected = min(max(Self.blinkOpacity(j, at: t), 0), 1)
+                let alpha = Double(frame[x, y].a) / 255
+                #expect(abs(alpha - expected) <= 1.5 / 255, "frame \(i), dot \(j): \(alpha) vs \(expected)")
+                if expected > 0.1 { lit += 1 }
+            }
+            glowing.insert(lit)
+        }
+        #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
+    }
+
+    @Test(arguments: ["blink-dots", "airplane", "circular"])
+    func rewrittenPresetLoopsSeamlessly(name: String) throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
+        let plan = try LoopPlan.make(for: composition, fps: composition.fps)
+        guard
+            let end = plan.sampleTime(ofFrame: 0).exact.flatMap({ s in
+                Rational(decimal: plan.period).flatMap { s.adding($0) }
+            })
+        else {
+            Issue.record("no exact loop end")
+            return
+        }
+        let first = try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: 0)))
+        let wrapped = try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: SampleTime(exact: end)))
+        #expect(first.pixels == wrapped.pixels)
+        let last = try SceneRenderer.render(
+            SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: plan.frameCount - 1)))
+        #expect(first.pixels != last.pixels, "the loop moves")
+    }
+
+    /// easeOut (0, 0, 0.58, 1) at `u`, by bisection (semantics §1).
+    static func easeOut(_ u: Double) -> Double {
+        func bez(_ s: Double, _ a: Double, _ b: Double) -> Double {
+            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
+        }
+        var lo = 0.0
+        var hi = 1.0
+        for _ in 0..<80 {
+            let mid = (lo + hi) / 2
+            if bez(mid, 0, 0.58) < u { lo = mid } else { hi = mid }
+        }
+        return bez((lo + hi) / 2, 0, 1)
+    }
+
+    @Test func circularGrowPhasesStartAtSixOClock() throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/circular.json").composition
+        let rendered = try Exporter.render(composition, fps: 30)
+        // Ticks every 2 s from t = 2; the state cycles (0,1) → (1,1) → jump to (0,0) and grow:
+        // grow phases start at 2, 6, 10 … The ring turns 360° every 4 s from t = 0, so at a
+        // grow start it has turned 180°: −90° + 180° puts the stroke's start at 6 o'clock (90°).
+        #expect(rendered.plan.period == 4)
+        #expect(abs(rendered.plan.start - 8) < 1e-12)
+        func isBlue(_ degrees: Double, in image: RGBAImage) -> Bool {
+            let r = degrees * Double.pi / 180
+            let p = image[Int((32 + 25 * cos(r)).rounded(.down)), Int((32 + 25 * sin(r)).rounded(.down))]
+            return p.a > 200 && p.b > 200 && p.r < 60
+        }
+        for (frame, t) in [(63, 10.1), (66, 10.2), (69, 10.3)] {
+            let image = rendered.frames[frame]
+            let turned = 360 * (t.truncatingRemainder(dividingBy: 4)) / 4
+            let start = -90 + turned
+            let end = start + 360 * Self.easeOut((t - 10) / 2)
+            #expect(start > 90 && start < 90 + 30, "the start has moved only a little past 6 o'clock")
+            // On the drawn arc, away from the round caps (2 pt ≈ 4.6° at radius 25).
+            #expect(isBlue((start + end) / 2, in: image), "t = \(t): mid-arc")
+            #expect(!isBlue(start - 12, in: image), "t = \(t): before the start")
+            #expect(!isBlue(end + 12, in: image), "t = \(t): past the end")
+            #expect(!isBlue(-90, in: image), "t = \(t): 12 o'clock is empty")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import Spec
+
+/// `state`, `events` and `bind` (docs/preset-format.md, State and events).
+private func statePreset(
+    events: String, bind: String = #""opacity": "$n == 1 ? 1 : 0""#, state: String = #"{ "n": 0 }"#
+) -> String {
+    """
+    {
+      "version": 1, "name": "t", "canvas": { "width": 100, "height": 80 },
+      "params": { "tick": { "default": 0.5 } },
+      "state": \(state),
+      "events": \(events),
+      "layers": [
+        { "type": "circle", "center": [50, 40], "radius": 10, "fill": "red", "bind": { \(bind) } }
+      ]
+    }
+    """
+}
+
+private func diagnostics(_ json: String) -> [Diagnostic] {
+    do {
+        _ = try PresetLoader.decode(bytes: Array(json.utf8), file: "t.json")
+        Issue.record("expected the preset to be rejected")
+        return []
+    } catch let error as PresetError {
+        return error.diagnostics
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return []
+    }
+}
+
+@Test func stateExpressionsParseWithPrecedenceAndAreTotal() throws {
+    let names = ["current"]
+    func value(_ text: String, current: Double = 3, i: Int = 2) throws -> Double {
+        let e = try StateExpression.parse(text) { name in
+            names.firstIndex(of: name).map { .variable($0) } ?? (name == "p" ? .number(10) : nil)
+        }
+        return e.evaluate([current], instance: i)
+    }
+    #expect(try value("$current == $i + 1 ? 1 : 0") == 1)
+    #expect(try value("$current == 6 ? 0 : $current + 1", current: 6) == 0)
+    #expect(try value("1 + 2 * 3 % 4") == 3)  // * and % bind tighter, left to right: (2*3)%4 = 2
+    #expect(try value("-1 % 7") == 6)
+    #expect(try value("$p / 0") == 0)
+    #expect(try value("1e300 * 1e300") == 0)
+    #expect(try value("!($current > 2) || false") == 0)
+    #expect(try value("$current >= 3 && $i <= 2 ? $p : -$p") == 10)
+    #expect(try value("true ? 1 : 0 ? 5 : 6") == 1)
+    #expect(throws: ExpressionError.self) { try value("1 < 2 < 3") }
+    #expect(throws: ExpressionError.self) { try value("$nope + 1") }
+    #expect(throws: ExpressionError.self) { try value("current + 1") }
+    #expect(throws: ExpressionError.self) {
+        try value(String(repeating: "(", count: 40) + "1" + String(repeating: ")", count: 40))
+    }
+}
+
+@Test func timerScheduleFindsTheStatePeriodAndSteadyStart() throws {
+    let json = statePreset(
+        events: """
+            [ { "every": "$tick", "set": { "n": "($n + 1) % 3" },
+                "animation": { "timingFunction": "linear", "duration": 0.8 } } ]
+            """)
+    let c = try PresetLoader.decode(bytes: Array(json.utf8), file: "t.json").composition
+    let s = try #require(c.state?.schedule)
+    // Ticks at 0.5, 1, 1.5 …; n cycles 1, 2, 0: period 1.5 s, steady from the first tick
+    // (0.5), then one whole period to let the 0.8 s animations settle: loop from 2 s.
+    #expect(s.period == Rational(3, 2))
+    #expect(s.loopStart == Rational(2))
+    #expect(s.changes.first?.time == Rational(1, 2))
+    #expect(s.changes.map(\.values[0]).prefix(4) == [1, 2, 0, 1])
+}
+
+@Test(arguments: [
+    (#"[ { "every": -1, "set": { "n": 1 } } ]"#, "$.events[0].every", "(0, 600]"),
+    (#"[ { "every": 1e300, "set": { "n": 1 } } ]"#, "$.events[0].every", "(0, 600]"),
+    (#"[ { "every": "1 / 0", "set": { "n": 1 } } ]"#, "$.events[0].every", "division by zero"),
+    (#"[ { "at": 1, "every": 2, "set": { "n": 1 } } ]"#, "$.events[0]", "one trigger"),
+    (#"[ { "every": 0.3, "set": { "n": "$n + 1" } } ]"#, "$.events[0]", "does not come back"),
+    (#"[ { "every": 0.0001, "set": { "n": 1 } } ]"#, "$.events[0].every", "0.001"),
+    (#"[ { "at": 0.1234567, "set": { "n": 1 } } ]"#, "$.events[0].at", "6 decimals"),
+    (#"[ { "at": 1, "set": { "m": 1 } } ]"#, "$.events[0].set.m", "unknown state variable"),
+    (#"[ { "at": 1, "set": { "n": "$n +" } } ]"#, "$.events[0].set.n", "offset 4"),
+    (
+        #"[ { "every": 1, "set": { "n": "1 - $n" }, "animation": { "timingFunction": "linear", "repeatCount": "infinity" } } ]"#,
+        "$.events[0].animation", "piles up"
+    ),
+    (
+        #"[ { "at": 1, "set": { "n": 1 }, "animation": { "timingFunction": "spring", "duration": 1 } } ]"#,
+        "$.events[0].animation.duration", "does not apply to a spring"
+    ),
+    (#"[ { "at": 1, "set": { "n": 1 }, "animation": { "speed": 0 } } ]"#, "$.events[0].animation.speed", "speed"),
+])
+func brokenEventsAreReportedAtTheirPath(events: String, path: String, message: String) {
+    let found = diagnostics(statePreset(events: events))
+    #expect(
+        found.contains { $0.path == path && $0.message.contains(message) },
+        "expected \(path): …\(message)…, got \(found.map { "\($0.path): \($0.message)" })")
+}
+
+@Test func bindErrorsNameTheKeyAndColumn() throws {
+    let json = statePreset(events: #"[ { "at": 1, "set": { "n": 1 } } ]"#, bind: #""opacity": "$n == ? 1 : 0""#)
+    let found = diagnostics(json)
+    let d = found.first { $0.path == "$.layers[0].bind.opacity" }
+    #expect(d?.message.contains("offset 6") == true, "\(found)")
+    // The offending '?' is 6 scalars after the string's opening quote.
+    let lines = json.split(separator: "\n", omittingEmptySubsequences: false)
+    let row = try #require(lines.firstIndex { $0.contains("$n == ?") })
+    let quote = try #require(lines[row].range(of: "\"$n == ?"))
+    let column = lines[row].distance(from: lines[row].startIndex, to: quote.lowerBound) + 1
+    #expect(d?.location == SourceLocation(line: row + 1, column: column + 1 + 6), "\(String(describing: d?.location))")
+    let fill = diagnostics(statePreset(events: #"[ { "at": 1, "set": { "n": 1 } } ]"#, bind: #""fillColor": "$n""#))
+    #expect(fill.contains { $0.path == "$.layers[0].bind.fillColor" && $0.message.contains("cannot be bound") })
+}
