@@ -258,7 +258,7 @@ extension OutputFormat {
     /// `paths(of:frameCount:)`: the files do not depend on the settings.
     public func paths(
         of target: OutputTarget, plan: LoopPlan, width: Int, height: Int, settings: ExportSettings
-    ) -> [String] {
+    ) -> [FilePath] {
         paths(of: target, frameCount: plan.frameCount)
     }
 

@@ -45,6 +45,23 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
             self.init(0)
             return
         }
+        // Fast path, taken by nearly every time and value a preset holds: the value is k ≤ 6
+        // decimal places from a whole number below 2^50, tried for the smallest k first. If
+        // `n / 10^k` reads back as `value`, it is a decimal spelling with k places that does, and
+        // no shorter one did, so it is the one `description` prints below.
+        if abs(value) < 0x1p50 {
+            var power = 1.0
+            for places in 0...6 {
+                let scaled = (value * power).rounded()
+                if abs(scaled) < 0x1p53, scaled / power == value {
+                    var d: Int64 = 1
+                    for _ in 0..<places { d *= 10 }
+                    self.init(Int64(scaled), d)
+                    return
+                }
+                power *= 10
+            }
+        }
         // Swift's description is the shortest string that reads back as the same double.
         let text = "\(value)"
         var mantissa = Substring(text)

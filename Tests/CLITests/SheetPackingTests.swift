@@ -198,12 +198,14 @@ func checkSheet(
         for k in 0..<pages {
             images["\(k)"] = try PNGCodec.decode(readBytes(dir + "/a-\(k).png"))
             let json = try JSONSerialization.jsonObject(with: Data(readBytes(dir + "/a-\(k).json"))) as? [String: Any]
-            for entry in json?["frames"] as? [[String: Any]] ?? [] {
+            // The default data format, Aseprite json-hash: frames keyed by their number
+            // ("{frame}"), each page's file holding that page's frames.
+            for (name, value) in json?["frames"] as? [String: Any] ?? [:] {
+                let entry = value as? [String: Any] ?? [:]
                 let r = entry["frame"] as? [String: Int] ?? [:]
                 let s = entry["spriteSourceSize"] as? [String: Int] ?? [:]
                 let size = entry["sourceSize"] as? [String: Int] ?? [:]
-                let name = entry["filename"] as? String ?? ""
-                let index = Int(name.split(separator: " ").last?.dropLast(4) ?? "") ?? -1
+                let index = Int(name) ?? -1
                 frames.append(
                     (
                         SheetFrame(

@@ -51,17 +51,21 @@ private func preset(layer: String, params: String = "{}", extra: String = "") ->
     #expect(ring.state.lineWidth == 4)
     #expect(ring.state.lineCap == .round)
     #expect(ring.state.rotation == -90)
-    #expect(ring.animations.count == 3)
-    #expect(ring.animations[0].duration == 4)
-    #expect(ring.animations[0].repeatCount == .infinity)
-    #expect(
-        ring.animations[0].content
-            == .keyframes(
-                property: .strokeEnd,
-                keyframes: Keyframes(
-                    values: [.number(0), .number(1), .number(1)], keyTimes: [0, 0.5, 1],
-                    timingFunctions: [.easeOut, .linear], calculationMode: .linear)))
-    #expect(ring.animations[2].content == .basic(property: .rotation, from: .number(-90), to: .number(270)))
+    // The seed's final code: no keyframes, state driven by a Timer every animationDuration and
+    // an onAppear repeatForever turn (docs/swiftui-semantics.md).
+    #expect(ring.animations.isEmpty)
+    let machine = try #require(c.state)
+    #expect(machine.variables.map(\.name) == ["first", "second", "turn"])
+    #expect(machine.events.count == 3)
+    guard machine.events.count == 3 else { return }
+    #expect(machine.events[0].transaction.length == .infinity)
+    #expect(machine.events[1].transaction == .none)
+    #expect(machine.events[2].transaction.length == 2)
+    // Ticks at 2, 4, 6 s: the trim state repeats every two ticks (4 s) from the third tick on,
+    // beside the 4 s forever turn.
+    #expect(machine.schedule.period == Rational(4))
+    #expect(machine.schedule.loopStart == Rational(6))
+    #expect(machine.schedule.foreverCycles == [4])
 }
 
 @Test func overridesChangeDerivedValues() throws {
@@ -69,7 +73,13 @@ private func preset(layer: String, params: String = "{}", extra: String = "") ->
         contentsOf: packageRoot + "/presets/circular.json",
         overrides: ["animationDuration": "1.5", "color": "#FF3B30", "size": "128"]
     ).composition
-    #expect(c.layers[0].animations[0].duration == 3)
+    // The timer follows animationDuration: a 1.5 s easeOut per phase, the trim state repeating
+    // every two phases (3 s), the 4 s turn on its own cycle.
+    let events = try #require(c.state?.events)
+    #expect(events.count == 3)
+    #expect(events.last?.transaction.length == 1.5)
+    #expect(c.state?.schedule.period == Rational(3))
+    #expect(c.state?.schedule.foreverCycles == [4])
     #expect(c.layers[0].state.strokeColor?.hexString == "#FF3B30")
     #expect(c.canvas.width == 128)
     #expect(c.layers[0].state.shape == .circle(center: Point(x: 64, y: 64), radius: 50))
