@@ -226,7 +226,8 @@ public struct SheetFormat: OutputFormat {
             let widest = layout.pages.map(\.width).max() ?? 0
             let highest = layout.pages.map(\.height).max() ?? 0
             product.facts =
-                "\(layout.pages.count) sheet pages of up to \(widest)×\(highest) + \(names.first ?? "")…\(names.last ?? "")"
+                "\(layout.pages.count) sheet pages of up to \(widest)×\(highest) + "
+                + (names.count == 1 ? names[0] : "\(names.first ?? "")…\(names.last ?? "")")
         }
         product.timing = TimingReport.make(plan: plan, delays: durations, grid: .milliseconds)
         return product
