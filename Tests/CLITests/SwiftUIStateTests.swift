@@ -93,7 +93,7 @@ import Timeline
         #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
     }
 
-    @Test(arguments: ["blink-dots", "airplane", "circular"])
+    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots"])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
@@ -108,9 +108,36 @@ import Timeline
         let first = try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: 0)))
         let wrapped = try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: SampleTime(exact: end)))
         #expect(first.pixels == wrapped.pixels)
-        let last = try SceneRenderer.render(
-            SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: plan.frameCount - 1)))
-        #expect(first.pixels != last.pixels, "the loop moves")
+        let middle = try SceneRenderer.render(
+            SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: plan.frameCount / 2)))
+        #expect(first.pixels != middle.pixels, "the loop moves")
+    }
+
+    /// Seed 003 example 3 as its code runs: at every tick (0, 2, 4 s …) the first dot fades in
+    /// linearly over 0.5 s, the second over 0.5 s after a 0.5 s delay, the third after 1 s, and
+    /// `asyncAfter(1.5)` hides all three at once. The expected opacity is worked from that code,
+    /// not from the evaluator; the dots' centre pixels must carry it as alpha.
+    @Test func loadingDotsFollowTheirWithAnimationBlocks() throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/loading-dots.json").composition
+        let plan = try LoopPlan.make(for: composition, fps: composition.fps)
+        #expect(plan.period == 2)
+        #expect(plan.frameCount == 60)
+        func expected(_ dot: Int, _ t: Double) -> Double {
+            let local = t.truncatingRemainder(dividingBy: 2)
+            if local >= 1.5 { return 0 }
+            return min(max((local - 0.5 * Double(dot)) / 0.5, 0), 1)
+        }
+        // Centres: left 6 + "Loading" 129 + spacing 3, then 7 pt dots 5 pt apart; y 28 + 9.
+        let centres = [141, 153, 165]
+        for frame in [0, 6, 9, 15, 21, 24, 30, 36, 39, 44, 45, 50, 59] {
+            let image = try SceneRenderer.render(
+                SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: frame)))
+            let t = Double(frame) / 30
+            for (dot, x) in centres.enumerated() {
+                let alpha = Double(image[x, 37].a) / 255
+                #expect(abs(alpha - expected(dot, t)) <= 1.5 / 255, "frame \(frame) dot \(dot): \(alpha)")
+            }
+        }
     }
 
     /// easeOut (0, 0, 0.58, 1) at `u`, by bisection (semantics §1).
