@@ -93,7 +93,7 @@ import Timeline
         #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
     }
 
-    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots"])
+    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots", "circular-linear", "circular-autoreverse"])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
