@@ -93,7 +93,7 @@ import Timeline
         #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
     }
 
-    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots", "circular-linear", "circular-autoreverse"])
+    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots", "loading-dots-modifier", "circular-linear", "circular-autoreverse"])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
@@ -111,6 +111,42 @@ import Timeline
         let middle = try SceneRenderer.render(
             SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: plan.frameCount / 2)))
         #expect(first.pixels != middle.pixels, "the loop moves")
+    }
+
+    /// Seed 003 examples 1 and 2: every dot's `.animation(.linear(0.5).delay(d), value:)` runs
+    /// for the tick's change to true and for `asyncAfter(1.5)`'s change back, each a 0.5 s ramp
+    /// that starts `d` after its change, and overlapping ramps add up. Summed over the ticks
+    /// (0, 2, 4 s …) here, not by the evaluator; the second and third dots are still lit when a
+    /// loop starts, the article's complaint.
+    @Test func modifierLoadingDotsKeepDotsLitAcrossTheRestart() throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/loading-dots-modifier.json")
+            .composition
+        let plan = try LoopPlan.make(for: composition, fps: composition.fps)
+        #expect(plan.period == 2)
+        let start = try #require(plan.sampleTime(ofFrame: 0).exact?.doubleValue)
+        func ramp(_ x: Double) -> Double { min(max(x / 0.5, 0), 1) }
+        func expected(_ dot: Int, _ t: Double) -> Double {
+            let delay = 0.5 * Double(dot)
+            var value = 0.0
+            var tick = 0.0
+            while tick <= t {
+                value += ramp(t - tick - delay) - ramp(t - tick - 1.5 - delay)
+                tick += 2
+            }
+            return value
+        }
+        let centres = [141, 153, 165]
+        for frame in stride(from: 0, to: 60, by: 3) {
+            let image = try SceneRenderer.render(
+                SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: frame)))
+            let t = start + Double(frame) / 30
+            for (dot, x) in centres.enumerated() {
+                let alpha = Double(image[x, 37].a) / 255
+                #expect(abs(alpha - expected(dot, t)) <= 1.5 / 255, "frame \(frame) dot \(dot): \(alpha)")
+            }
+        }
+        let first = try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: 0)))
+        #expect(first[153, 37].a == 255 && first[165, 37].a == 255)
     }
 
     /// Seed 003 example 3 as its code runs: at every tick (0, 2, 4 s …) the first dot fades in
