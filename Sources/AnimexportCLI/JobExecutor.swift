@@ -61,7 +61,8 @@ enum JobExecutor {
             return
                 "\(p.target.path): frame at \(formatNumber(job.request.stillTime ?? 0)) s, \(pixels), \(Command.formatBytes(p.byteCount))"
         case .frames:
-            return "\(p.target.path)-*.png: \(p.facts)"
+            // The files' own pattern, scale suffix last (`NAME-*@2x.png`), as `FramesFormat` names them.
+            return "\(FramesFormat.suffixed(p.target.path, "-*")): \(p.facts)"
         default:
             return
                 "\(p.target.path): \(plan.frameCount) frames, \(formatNumber(plan.period)) s loop, \(pixels), \(Command.formatBytes(p.byteCount)), \(p.facts)"

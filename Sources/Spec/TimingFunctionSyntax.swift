@@ -141,8 +141,11 @@ enum TimingFunctionSyntax {
     private static func spring(response: Double, damping: Double, _ text: String) -> Result<
         TimingFunction, SyntaxProblem
     > {
-        guard response > 0, damping > 0 else {
-            return .failure(SyntaxProblem("a spring needs response > 0 and dampingFraction > 0, found \"\(text)\""))
+        // Above 60 s (the longest loop a preset's animations may compute) a spring could not
+        // settle inside any loop, and 1e300 made Spring's ω0 underflow to a jump.
+        guard response > 0, response <= 60, damping > 0 else {
+            return .failure(
+                SyntaxProblem("a spring needs response in (0, 60] s and dampingFraction > 0, found \"\(text)\""))
         }
         return .success(.spring(Spring(response: response, dampingFraction: damping)))
     }
@@ -150,8 +153,8 @@ enum TimingFunctionSyntax {
     private static func spring(duration: Double, bounce: Double, _ text: String) -> Result<
         TimingFunction, SyntaxProblem
     > {
-        guard duration > 0, bounce > -1, bounce < 1 else {
-            return .failure(SyntaxProblem("a spring needs duration > 0 and bounce in (−1, 1), found \"\(text)\""))
+        guard duration > 0, duration <= 60, bounce > -1, bounce < 1 else {
+            return .failure(SyntaxProblem("a spring needs duration in (0, 60] s and bounce in (−1, 1), found \"\(text)\""))
         }
         return .success(.spring(Spring(duration: duration, bounce: bounce)))
     }

@@ -210,6 +210,17 @@ extension LoopPlan {
                 period = (lastEnd / base).rounded(.up) * base
             }
             source = .cycles(cycles)
+            // A computed loop under one GIF delay unit (a Timer every 1 ms, a 5 ms animation)
+            // is refused here, before any frame is drawn, as an explicit one is above.
+            if period < ExportBudget.minimumPeriod {
+                let path =
+                    !stateCycles.isEmpty || stateEndsLast
+                    ? "$.events" : (forever.first ?? lastTrack).map { blamePath($0, "duration") } ?? "$"
+                throw budgetError(
+                    .preset(path: path), value: period, limit: ExportBudget.minimumPeriod,
+                    "the animations make a loop of \(formatNumber(period)) s, shorter than \(formatNumber(ExportBudget.minimumPeriod)) s (one GIF delay unit); make it longer or set \"duration\""
+                )
+            }
             if !(period <= ExportBudget.maximumPeriod), stateEndsLast || lastTrack != nil {
                 let path = stateEndsLast ? "$.events" : lastTrack.map { blamePath($0, endKey(of: $0)) } ?? "$"
                 let lastEnd = stateEndsLast ? stateRunEnd : lastEnd

@@ -500,6 +500,20 @@ extension HostileCase {
             path: "$.duration")
         cases += refused(
             "top-level duration 1e9", preset([circle([animation([])])], top: ", \"duration\": 1e9"), path: "$.duration")
+        // Found by the round-11 fresh-user check: a Timer every 1 ms made a 0.007 s loop that
+        // validate passed and the GIF encoder refused with exit 1; a spring response of 1e300
+        // silently became a jump.
+        let state = ", \"state\": { \"on\": 0 }, \"events\": "
+        cases += refused(
+            "timer every 1 ms",
+            preset(["{ \"type\": \"circle\", \"center\": [8, 8], \"radius\": 4, \"fill\": \"red\", \"bind\": { \"opacity\": \"$on\" } }"],
+                top: state + "[{ \"every\": 0.001, \"set\": { \"on\": \"1 - $on\" } }]"),
+            path: "$.events", fragments: ["shorter than 0.01 s"])
+        cases += refused(
+            "spring response 1e300",
+            preset(["{ \"type\": \"circle\", \"center\": [8, 8], \"radius\": 4, \"fill\": \"red\", \"bind\": { \"opacity\": \"$on\" } }"],
+                top: state + "[{ \"every\": 1, \"set\": { \"on\": \"1 - $on\" }, \"animation\": { \"timingFunction\": \"spring(response: 1e300, dampingFraction: 0.7)\" } }]"),
+            path: "$.events[0].animation.timingFunction", fragments: ["response in (0, 60] s"])
         // One frame per loop is what a frame rate this low gives; it is not refused.
         cases += accepted(
             "fps 1e-300 gives one frame",
