@@ -8,9 +8,9 @@ import Timeline
 /// The presets rewritten from the seeds' SwiftUI code (issue 16), checked against values
 /// recomputed here from SwiftUI's rules (docs/swiftui-semantics.md), not through the evaluator.
 @Suite struct SwiftUIStateTests {
-    /// easeInOut (0.42, 0, 0.58, 1) at elapsed fraction `u`, by bisection on x(s) = u
+    /// A timing curve (x1, 0, x2, 1) at elapsed fraction `u`, by bisection on x(s) = u
     /// (semantics §1), written independently of `TimingFunction`.
-    static func easeInOut(_ u: Double) -> Double {
+    static func timingCurve(_ u: Double, x1: Double, x2: Double) -> Double {
         let u = min(max(u, 0), 1)
         func bez(_ s: Double, _ a: Double, _ b: Double) -> Double {
             3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
@@ -19,10 +19,13 @@ import Timeline
         var hi = 1.0
         for _ in 0..<80 {
             let mid = (lo + hi) / 2
-            if bez(mid, 0.42, 0.58) < u { lo = mid } else { hi = mid }
+            if bez(mid, x1, x2) < u { lo = mid } else { hi = mid }
         }
         return bez((lo + hi) / 2, 0, 1)
     }
+
+    /// easeInOut (0.42, 0, 0.58, 1) at `u`.
+    static func easeInOut(_ u: Double) -> Double { timingCurve(u, x1: 0.42, x2: 0.58) }
 
     /// The seed's opacity of dot `j` when `current` is `c` (ThreeCircleBlinkDots, as written:
     /// its third clause is never reached because the first wins).
@@ -176,19 +179,8 @@ import Timeline
         }
     }
 
-    /// easeOut (0, 0, 0.58, 1) at `u`, by bisection (semantics §1).
-    static func easeOut(_ u: Double) -> Double {
-        func bez(_ s: Double, _ a: Double, _ b: Double) -> Double {
-            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
-        }
-        var lo = 0.0
-        var hi = 1.0
-        for _ in 0..<80 {
-            let mid = (lo + hi) / 2
-            if bez(mid, 0, 0.58) < u { lo = mid } else { hi = mid }
-        }
-        return bez((lo + hi) / 2, 0, 1)
-    }
+    /// easeOut (0, 0, 0.58, 1) at `u`.
+    static func easeOut(_ u: Double) -> Double { timingCurve(u, x1: 0, x2: 0.58) }
 
     @Test func circularGrowPhasesStartAtSixOClock() throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/circular.json").composition
