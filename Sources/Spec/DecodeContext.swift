@@ -119,6 +119,24 @@ final class DecodeContext {
         }
     }
 
+    /// The exact fraction a number or expression string stands for (`Expression.exactValue`), for
+    /// times that must not be rounded (`"every": "1 / 60"`); nil when it has none. Call after
+    /// `number` has accepted the value, which reports the errors.
+    func exactNumber(_ value: JSONValue) -> Rational? {
+        switch value.kind {
+        case .number(let n):
+            return Rational(decimal: n)
+        case .string(let text):
+            guard let parsed = try? Expression.parse(text) else { return nil }
+            return parsed.exactValue { name in
+                if case .number(let n)? = self.parameters[name] { return n }
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
     func unknownParameterMessage(_ name: String) -> String {
         var message = "unknown parameter $\(name)"
         if let near = suggestion(for: name, among: Array(parameters.keys).sorted()) {

@@ -107,6 +107,29 @@ public indirect enum Expression: Equatable, Sendable {
         return value
     }
 
+    /// The value in exact fractions: every literal and parameter value stands for the decimal it
+    /// is written as (`Rational(decimal:)`: `0.35` is 7/20), and `+ - * /` are exact, so
+    /// `"1 / 60"` is 1/60, not the double nearest it. Nil when a parameter is unknown, a value
+    /// has no short decimal, a division is by zero, or a step overflows 64-bit fractions.
+    public func exactValue(_ lookup: (String) -> Double?) -> Rational? {
+        switch self {
+        case .number(let number):
+            return Rational(decimal: number)
+        case .parameter(let name):
+            return lookup(name).flatMap { Rational(decimal: $0) }
+        case .negate(let operand):
+            return operand.exactValue(lookup).flatMap { Rational.zero.subtracting($0) }
+        case .binary(let op, let left, let right):
+            guard let a = left.exactValue(lookup), let b = right.exactValue(lookup) else { return nil }
+            switch op {
+            case .add: return a.adding(b)
+            case .subtract: return a.subtracting(b)
+            case .multiply: return a.multiplied(by: b)
+            case .divide: return b == .zero ? nil : a.divided(by: b)
+            }
+        }
+    }
+
     /// The parameter names (without `$`) in order of first use, each once.
     public var parameterNames: [String] {
         var names: [String] = []

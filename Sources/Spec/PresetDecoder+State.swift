@@ -137,7 +137,9 @@ extension PresetDecoder {
         }
     }
 
-    /// An exact, finite, non-negative time in seconds at `key` of `o` (≤ `longestEventTime`).
+    /// An exact, finite, non-negative time in seconds at `key` of `o` (≤ `longestEventTime`): a
+    /// decimal with at most 6 places, or an expression whose exact value (`Expression.exactValue`)
+    /// has a denominator up to 10⁶, such as `"1 / 60"` (one display frame at 60 Hz).
     private func eventTime(_ o: ObjectReader, _ key: String, positive: Bool) -> Rational? {
         guard let v = o.value(key) else { return nil }
         let p = o.path(key)
@@ -151,9 +153,11 @@ extension PresetDecoder {
                 where: { positive ? $0 > 0 && $0 <= Self.longestEventTime : $0 >= 0 && $0 <= Self.longestEventTime },
                 expected: expected)
         else { return nil }
-        guard let r = Rational(decimal: n), r.denominator <= 1_000_000 else {
+        guard let r = context.exactNumber(v), r.denominator <= 1_000_000 else {
             context.error(
-                p, v.location, "expected a time with at most 6 decimals (whole microseconds), found \(formatNumber(n))")
+                p, v.location,
+                "expected a time with at most 6 decimals (whole microseconds) or an exact fraction such as \"1 / 60\" with a denominator up to 1000000, found \(formatNumber(n))"
+            )
             return nil
         }
         return r

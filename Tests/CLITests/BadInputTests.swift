@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func aWriteStoppedByTheFileSizeLimitLeavesNoPartialFile() throws {
-        // circular-progress's GIF is 288 KB; at 150 000 bytes its write fails part-way. Before
+        // circular-progress's GIF is 313 KB; at 150 000 bytes its write fails part-way. Before
         // the tool ignored SIGXFSZ, the signal killed it (status −25 here, 153 in a shell) and
         // its temporary .c.gif.XXXXXX stayed behind.
         let progress = packageRoot + "/presets/circular-progress.json"

@@ -48,17 +48,49 @@ import Timeline
         let rendered = try Exporter.render(composition, fps: 30)
         #expect(rendered.plan.frameCount == 180)
         #expect(rendered.plan.period == 6)
+        // The seed's code, run independently: every display frame (60 Hz) adds the step (0.5 in
+        // the preset) while the counter is under 100; frame i at i/30 s has seen 2i ticks, and
+        // the label is Int(counter). The bolt replaces the label from frame 100 on.
+        var counter = 0.0
         var read: [Int] = []
-        for i in 0..<90 {
+        for i in 0..<100 {
             let crop = Self.crop(rendered.frames[i])
-            // Frame i is at i/30 s; the ring fills in 3 s, so progress = i/90 and the label
-            // is floor(100·i/90), in integers.
-            let expected = 100 * i / 90
+            let expected = Int(counter)
             let found = references.firstIndex(of: crop) ?? -1
             read.append(found)
             #expect(found == expected, "frame \(i): read \(found) %, expected \(expected) %")
+            for _ in 0..<2 where counter < 100 { counter += 0.5 }
         }
-        // The four frames the floating-point times got wrong (issue 16).
-        #expect(read[9] == 10 && read[18] == 20 && read[63] == 70 && read[81] == 90)
+        #expect(read == Array(0..<100))
+        for i in 100..<180 {
+            #expect(references.firstIndex(of: Self.crop(rendered.frames[i])) == nil, "frame \(i) shows the bolt, no label")
+        }
+    }
+
+    /// The seed's own step, 0.005 per display frame, accumulates in binary doubles: after 400
+    /// frames the counter is 1.9999999999999793, so `Int()` still says 1 % one frame after 2 %
+    /// was due (43 of the 100 labels come a frame late, and the fill needs 20 001 frames; 7 in the first 60 s). The
+    /// evaluator adds the same doubles the device adds.
+    @Test func theSeedsOwnStepShowsTheDevicesLateLabels() throws {
+        let composition = try PresetLoader.load(
+            contentsOf: Self.preset, overrides: ["step": "0.005", "loopSeconds": "60"]
+        ).composition
+        var counter = 0.0
+        var late: [Int] = []
+        for tick in 1..<3600 {
+            counter += 0.005
+            if Int(counter) != tick / 200 { late.append(tick) }
+        }
+        // 400, 600, …, 1600 within the 60 s before the restart.
+        #expect(late == Array(stride(from: 400, through: 1600, by: 200)))
+        for tick in [200, 399, 400, 401, 600, 601, 1600, 1601, 1800, 3599] {
+            let scene = SceneEvaluator.scene(of: composition, at: SampleTime(exact: Rational(Int64(tick), 60)!))
+            let texts = scene.nodes.compactMap { node -> String? in
+                if case .text(let t) = node.content { return t.string }
+                return nil
+            }
+            let expected = late.contains(tick) ? tick / 200 - 1 : tick / 200
+            #expect(texts == ["\(expected)%"], "tick \(tick)")
+        }
     }
 }

@@ -96,7 +96,7 @@ import Timeline
         #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
     }
 
-    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots", "loading-dots-modifier", "circular-linear", "circular-autoreverse"])
+    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots", "loading-dots-modifier", "circular-linear", "circular-autoreverse", "circular-progress"])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
@@ -177,6 +177,51 @@ import Timeline
                 #expect(abs(alpha - expected(dot, t)) <= 1.5 / 255, "frame \(frame) dot \(dot): \(alpha)")
             }
         }
+    }
+
+    /// Seed 004's bolt: `.font(.system(size: iconSizer ? 40 : 60))` under
+    /// `.animation(.spring(), value: iconSizer)`, iconSizer following the wall clock's even
+    /// seconds once the counter reaches 100 (200 display frames at 0.5 each, t = 10/3 s). The
+    /// spring (response 0.5, damping fraction 0.825: stiffness (2π/0.5)², damping 4π·0.825/0.5,
+    /// semantics §2) is integrated here step by step, retargeting at every flip with the velocity
+    /// kept, and compared with the bolt's drawn scale (the square root of its transform's
+    /// determinant).
+    @Test func circularProgressBoltSpringsOnTheClocksSeconds() throws {
+        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/circular-progress.json").composition
+        let plan = try LoopPlan.make(for: composition, fps: composition.fps)
+        #expect(plan.period == 6 && plan.frameCount == 180)
+        let k = pow(2 * Double.pi / 0.5, 2)
+        let c = 4 * Double.pi * 0.825 / 0.5
+        // Targets: 40/60 from the fill's end (the clock's 3rd second is even), 1 at 4 s, 40/60 at 5 s.
+        func target(_ t: Double) -> Double { t < 4 ? 40.0 / 60 : t < 5 ? 1 : 40.0 / 60 }
+        var y = 1.0
+        var v = 0.0
+        var t = 10.0 / 3
+        let h = 1e-5
+        var expected: [Int: Double] = [:]
+        for frame in 100..<180 {
+            let until = Double(frame) / 30
+            while t < until - h / 2 {
+                // Semi-implicit Euler on y″ = −k(y − target) − c·y′.
+                v += h * (-k * (y - target(t)) - c * v)
+                y += h * v
+                t += h
+            }
+            expected[frame] = y
+        }
+        var smallest = 1.0
+        for frame in stride(from: 100, to: 180, by: 3) {
+            let scene = SceneEvaluator.scene(of: composition, at: plan.sampleTime(ofFrame: frame))
+            guard let bolt = scene.nodes.last, scene.nodes.count == 2 else {
+                Issue.record("frame \(frame): expected ring and bolt, found \(scene.nodes.count) nodes")
+                continue
+            }
+            let scale = abs(bolt.transform.determinant).squareRoot()
+            smallest = min(smallest, scale)
+            #expect(abs(scale - (expected[frame] ?? 0)) < 2e-3, "frame \(frame): scale \(scale), expected \(expected[frame] ?? 0)")
+        }
+        // The spring overshoots below 40/60 after the first flip, as a device's does.
+        #expect(smallest < 40.0 / 60 - 1e-3)
     }
 
     /// easeOut (0, 0, 0.58, 1) at `u`.

@@ -74,6 +74,24 @@ private func diagnostics(_ json: String) -> [Diagnostic] {
     #expect(s.changes.map(\.values[0]).prefix(4) == [1, 2, 0, 1])
 }
 
+/// `TimelineView(.animation)` redraws once per display frame, 1/60 s, which no decimal time
+/// spells: an expression's exact value is the time (`"1 / 60"` is 1/60, not 0.016666…).
+@Test func timesMayBeExactFractions() throws {
+    let json = statePreset(
+        events: """
+            [ { "every": "1 / 60", "set": { "n": "($n + 1) % 3" } },
+              { "at": "$tick / 3 + 0.1", "set": { "n": 0 } } ]
+            """)
+    let c = try PresetLoader.decode(bytes: Array(json.utf8), file: "t.json").composition
+    let s = try #require(c.state?.schedule)
+    #expect(s.changes.first?.time == Rational(1, 60))
+    #expect(s.changes.contains { $0.time == Rational(4, 15) && $0.event == 1 })  // 0.5/3 + 0.1
+    #expect(s.period == Rational(1, 20))
+    // A fraction needs a denominator up to 10⁶ (whole microseconds or finer are refused).
+    let found = diagnostics(statePreset(events: #"[ { "every": "1 / 1000003", "set": { "n": 1 } } ]"#))
+    #expect(found.contains { $0.path == "$.events[0].every" && $0.message.contains("exact fraction") })
+}
+
 @Test(arguments: [
     (#"[ { "every": -1, "set": { "n": 1 } } ]"#, "$.events[0].every", "(0, 600]"),
     (#"[ { "every": 1e300, "set": { "n": 1 } } ]"#, "$.events[0].every", "(0, 600]"),

@@ -70,8 +70,9 @@ func textPlaceholdersFormat(template: String, value: Double, expected: String) t
 
 @Test func progressLabelTruncatesLikeInt() throws {
     let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/circular-progress.json").composition
-    // At 2.99 s of the 3 s fill the label still says 99 %; the bolt is hidden until 3 s.
-    let scene = SceneEvaluator.scene(of: composition, at: 6 + 2.99)
+    // 0.5 per 1/60 s tick: at 3.325 s (199 ticks) the counter is 99.5 and the label says 99 %
+    // (Int() truncates); at 200 ticks it is 100, and the bolt replaces the label.
+    let scene = SceneEvaluator.scene(of: composition, at: 6 + 3.325)
     let texts = scene.nodes.compactMap { node -> String? in
         if case .text(let t) = node.content { return t.string }
         return nil
