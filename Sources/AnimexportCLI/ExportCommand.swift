@@ -31,7 +31,7 @@ enum ExportCommand {
     static func run(_ options: Options, console: Console) -> ExitCode {
         let presets: [FilePath]
         do {
-            presets = try JobPlanner.presetFiles(options.presets)
+            presets = try JobPlanner.presetFiles(options.presets, options: options, console: console)
             try OutputPlan.validate(options.outputs, presetCount: presets.count, still: options.still)
         } catch {
             console.error(error.message)
@@ -93,7 +93,10 @@ enum ExportCommand {
         for file in extraFiles {
             do {
                 try AtomicFile.write(file.bytes, to: file.path)
-                if !options.quiet { console.out("\(file.path): \(Command.formatBytes(file.bytes.count))") }
+                // Under --watch the render's one line counts these files.
+                if !options.quiet && !options.watch {
+                    console.out("\(file.path): \(Command.formatBytes(file.bytes.count))")
+                }
             } catch {
                 console.error(error.message)
                 return (.failure, fileCount)

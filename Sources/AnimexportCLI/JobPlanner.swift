@@ -16,11 +16,22 @@ struct ExitFailure: Error, Equatable {
 /// anything is wrong it prints every problem it found and nothing is written.
 enum JobPlanner {
     /// The presets named on the command line: files as given, folders as their `*.json` files
-    /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept).
-    /// - Throws: `UsageError` for a folder without presets, or one that cannot be read.
-    static func presetFiles(_ arguments: [FilePath]) throws(UsageError) -> [FilePath] {
+    /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept), less those whose
+    /// name matches an `--exclude` pattern (`fnmatch`) and those that are not presets
+    /// (`presetCandidate`), each of which gets a `note:` line through `note`.
+    ///
+    /// A name that does not exist, has no `/` and no extension is looked up as
+    /// `presets/NAME.json` (the names `list` shows); found, it is used with a note. Otherwise,
+    /// when it is the first argument of an export and close to a command word (`valdiate`) or is
+    /// `help`, it is a usage error with the suggestion.
+    /// - Throws: `UsageError` for a folder without presets, one that cannot be read, or a
+    ///   misspelt command word.
+    static func presetFiles(
+        _ arguments: [FilePath], excludes: [String] = [], command: Subcommand = .export,
+        note: (String) -> Void = { _ in }
+    ) throws(UsageError) -> [FilePath] {
         var files: [FilePath] = []
-        for argument in arguments {
+        for (position, argument) in arguments.enumerated() {
             if argument.isDirectory {
                 let names: [FilePath]
                 do {
@@ -28,17 +39,87 @@ enum JobPlanner {
                 } catch {
                     throw UsageError(message: "cannot list \(argument): \(error.reason)")
                 }
-                let presets = names.filter {
-                    $0.pathExtension.lowercased() == "json" && $0.bytes.first != UInt8(ascii: ".")
-                }
-                guard !presets.isEmpty else { throw UsageError(message: "\(argument) holds no .json presets") }
                 let dir = argument.removingTrailingSlashes
-                files += presets.map { dir.appending($0) }
+                let json = names.filter { name in
+                    name.pathExtension.lowercased() == "json" && name.bytes.first != UInt8(ascii: ".")
+                        && !excludes.contains { matches($0, name) }
+                }
+                var presets: [FilePath] = []
+                for name in json {
+                    let path = dir.appending(name)
+                    if let reason = notPreset(path) {
+                        note("skipping \(path): \(reason)")
+                    } else {
+                        presets.append(path)
+                    }
+                }
+                guard !presets.isEmpty else {
+                    let skipped = json.isEmpty ? "" : " (\(json.count) .json file\(json.count == 1 ? "" : "s") skipped)"
+                    throw UsageError(message: "\(argument) holds no .json presets\(skipped)")
+                }
+                files += presets
+            } else if !argument.exists, let resolved = try bareName(argument, first: position == 0, command: command) {
+                note("\(argument) is no file; using \(resolved)")
+                files.append(resolved)
             } else {
                 files.append(argument)
             }
         }
         return files
+    }
+
+    /// `presetFiles` for the command line: its `--exclude` patterns, notes on stderr unless `--quiet`.
+    static func presetFiles(_ arguments: [FilePath], options: Options, console: Console) throws(UsageError)
+        -> [FilePath]
+    {
+        try presetFiles(arguments, excludes: options.excludes, command: options.command) { line in
+            if !options.quiet { console.note(line) }
+        }
+    }
+
+    /// `presets/NAME.json` for a bare `NAME` when that file exists; a usage error for a first
+    /// argument that reads as a misspelt command word.
+    private static func bareName(_ argument: FilePath, first: Bool, command: Subcommand) throws(UsageError)
+        -> FilePath?
+    {
+        guard !argument.bytes.contains(UInt8(ascii: "/")), argument.pathExtension.isEmpty, argument.isValidUTF8
+        else { return nil }
+        let candidate = ListCommand.defaultDirectory.appending(argument.description + ".json")
+        if candidate.kind == .regular { return candidate }
+        guard first, command == .export else { return nil }
+        let word = argument.description
+        if word == "help" {
+            throw UsageError(message: "no preset or command called help; did you mean 'animexport --help'?")
+        }
+        let words = Subcommand.allCases.filter { $0 != .export }.map(\.rawValue)
+        if let near = suggestion(for: word, among: words) {
+            throw UsageError(
+                message: "no preset or command called \(word); did you mean 'animexport \(near)'? (a file called \(word) is given as ./\(word))")
+        }
+        return nil
+    }
+
+    /// Whether `pattern` matches the file name, by `fnmatch` with no flags (`*` and `?` also
+    /// match a leading dot; names are folder entries, so no `/` is in them).
+    static func matches(_ pattern: String, _ name: FilePath) -> Bool {
+        name.withCString { fnmatch(pattern, $0, 0) } == 0
+    }
+
+    /// Why a `*.json` file of a folder is not a preset, or nil when it may be one: a preset is
+    /// a JSON object with `layers` or a numeric `version` (`docs/preset-format.md`) that is not
+    /// one of this tool's outputs (a sheet data file's `meta.app`, a report's `tool`). A file
+    /// that cannot be read or parsed is kept, so that its problem is reported as a preset's.
+    static func notPreset(_ path: FilePath) -> String? {
+        guard let bytes = try? path.read(limit: OwnFiles.jsonLimit), let value = try? JSONParser.parse(bytes: bytes)
+        else { return nil }
+        guard let object = value.objectValue else { return "not a preset (\(value.typeName), not an object)" }
+        if OwnFiles.isOwnJSON(object) {
+            return object["tool"] != nil
+                ? "not a preset (a --report written by animexport)"
+                : "not a preset (sprite-sheet data written by animexport)"
+        }
+        if object["layers"] != nil || object["version"]?.numberValue != nil { return nil }
+        return "not a preset (no \"layers\" and no numeric \"version\")"
     }
 
     /// Reads one preset with `overrides`, printing what is wrong when it cannot be used.
@@ -148,6 +229,14 @@ enum JobPlanner {
             }
         }
         if worst != .success { throw ExitFailure(code: worst) }
+        // The matte is a GIF setting; given for a run that writes no GIF it would do nothing.
+        if options.matte != nil, options.previewPath == nil, !jobs.isEmpty,
+            !jobs.contains(where: { $0.targets.contains { $0.kind == .gif && $0.written } })
+        {
+            console.warning(
+                "--matte applies to GIF only (1-bit alpha); APNG, WebP, sprite sheets and PNG frames keep real alpha, so it changes nothing here"
+            )
+        }
         try checkUniquePaths(
             jobs, extra: [options.reportPath, options.previewPath].compactMap { $0 }, console: console)
         return jobs
@@ -283,22 +372,34 @@ enum JobPlanner {
     }
 
     /// Makes sure every folder the run writes to (or, for `check`, reads from) exists and, when
-    /// writing, accepts a new file. The default `output/` and a `--frames` folder are created.
-    /// - Throws: `ExitFailure(.failure)` after printing the first folder that fails.
+    /// writing, accepts a new file. The default `output/`, every `-o DIR/` and a `--frames` folder
+    /// are created (with their parents), each with a `note:`. Before that, when writing without
+    /// `--force`, every existing file the run would replace that this tool did not write
+    /// (`OwnFiles`) is named and the run stops with 64.
+    /// - Throws: `ExitFailure(.usage)` for files it may not replace, `ExitFailure(.failure)` after
+    ///   printing the first folder that fails.
     static func prepareFolders(
         _ jobs: [ExportJob], extra: [FilePath], options: Options, writing: Bool, console: Console
     ) throws(ExitFailure) {
         if writing {
+            // Files the run would replace that it did not write: every one is named, and nothing
+            // is written (not even a folder) unless --force.
+            let foreign = options.force ? [] : OwnFiles.foreign(jobs.flatMap(\.paths) + extra)
+            for path in foreign { console.error(OwnFiles.refusal(path)) }
+            if !foreign.isEmpty { throw ExitFailure(code: .usage) }
             var create: [FilePath] = []
             if options.outputs.isEmpty { create.append(OutputPlan.defaultDirectory) }
-            if let frames = options.framesDirectory { create.append(frames) }
-            for dir in create {
+            create += options.outputs.filter(\.hasTrailingSlash).map(\.removingTrailingSlashes)
+            if let frames = options.framesDirectory { create.append(frames.removingTrailingSlashes) }
+            var made = Set<FilePath>()
+            for dir in create where !dir.isEmpty && !dir.exists && made.insert(dir).inserted {
                 do {
                     try dir.createDirectories()
                 } catch {
                     console.error("cannot create \(error.path): \(error.reason)")
                     throw ExitFailure(code: .failure)
                 }
+                if !options.quiet { console.note("created folder \(dir)/") }
             }
         }
         var seen = Set<FilePath>()
