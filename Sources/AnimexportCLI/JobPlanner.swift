@@ -94,7 +94,9 @@ enum JobPlanner {
         let words = Subcommand.allCases.filter { $0 != .export }.map(\.rawValue)
         if let near = suggestion(for: word, among: words) {
             throw UsageError(
-                message: "no preset or command called \(word); did you mean 'animexport \(near)'? (a file called \(word) is given as ./\(word))")
+                message:
+                    "no preset or command called \(word); did you mean 'animexport \(near)'? (a file called \(word) is given as ./\(word))"
+            )
         }
         return nil
     }
@@ -276,7 +278,8 @@ enum JobPlanner {
                 throw JobError(code: .usage, message: "\(path): \(violation.description)")
             }
             throw JobError(
-                code: .badPreset, message: "", diagnostics: [error.diagnostic(file: path.description, composition: composition)])
+                code: .badPreset, message: "",
+                diagnostics: [error.diagnostic(file: path.description, composition: composition)])
         }
         let pixels = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: scale)

@@ -115,7 +115,8 @@ enum OwnFiles {
         let needle = Array(text.utf8)
         let hay = Array(bytes)
         guard hay.count >= needle.count else { return false }
-        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<i + needle.count]) == needle {
+        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<i + needle.count]) == needle
+        {
             return true
         }
         return false

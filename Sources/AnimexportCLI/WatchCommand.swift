@@ -49,7 +49,8 @@ enum WatchCommand {
         let folders = options.presets.filter(\.isDirectory)
         if !options.quiet {
             let what = "\(watched.count) preset\(watched.count == 1 ? "" : "s")"
-            let also = folders.isEmpty ? "" : " and new presets in \(folders.map(\.description).joined(separator: ", "))"
+            let also =
+                folders.isEmpty ? "" : " and new presets in \(folders.map(\.description).joined(separator: ", "))"
             console.err("watching \(what)\(also); Ctrl-C to stop")
         }
         // Every *.json of the watched folders seen so far, presets or not, so a new one is
