@@ -191,7 +191,7 @@ struct Options: Equatable {
                 var message = "unknown option \(shown)"
                 if name.count <= 40, let near = suggestion(for: name, among: known) {
                     message += "; did you mean \(near)?"
-                } else if let hint = parameterHint(name, next: inlineValue ?? arguments.first?.text) {
+                } else if name.count <= 40, let hint = parameterHint(name, next: inlineValue ?? arguments.first?.text) {
                     message += hint
                 }
                 throw UsageError(message: message)
@@ -227,7 +227,8 @@ struct Options: Equatable {
         guard let first = param.first, first.isLetter,
             param.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
         else { return nil }
-        let value = next.flatMap { $0.hasPrefix("-") || $0.isEmpty ? nil : $0 } ?? "VALUE"
+        // The value is quoted as typed only when it is short (a pasted megabyte stays out).
+        let value = next.flatMap { $0.hasPrefix("-") || $0.isEmpty || $0.count > 80 ? nil : $0 } ?? "VALUE"
         return "; preset parameters are set with --set: --set \(param)=\(value)"
     }
 
