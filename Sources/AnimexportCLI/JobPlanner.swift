@@ -18,7 +18,7 @@ enum JobPlanner {
     /// The presets named on the command line: files as given, folders as their `*.json` files
     /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept), less those whose
     /// name matches an `--exclude` pattern (`fnmatch`) and those that are not presets
-    /// (`presetCandidate`), each of which gets a `note:` line through `note`.
+    /// (`notPreset`), each of which gets a `note:` line through `note`.
     ///
     /// A name that does not exist, has no `/` and no extension is looked up as
     /// `presets/NAME.json` (the names `list` shows); found, it is used with a note. Otherwise,
