@@ -42,9 +42,16 @@ enum ExportCommand {
         do {
             let jobs = try JobPlanner.jobs(for: presets, options: options, console: console)
             let extra = [options.reportPath, options.previewPath].compactMap { $0 }
-            try JobPlanner.prepareFolders(
+            let created = try JobPlanner.prepareFolders(
                 jobs, extra: extra, options: options, writing: mode == .write, console: console)
-            return execute(jobs, options: options, mode: mode, console: console).code
+            let code = execute(jobs, options: options, mode: mode, console: console).code
+            // A run that failed takes back the folders it made and left empty.
+            if code != .success {
+                for dir in JobPlanner.removeEmpty(created) where !options.quiet {
+                    console.note("removed the empty folder \(dir)/ again")
+                }
+            }
+            return code
         } catch {
             return error.code
         }

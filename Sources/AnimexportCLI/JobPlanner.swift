@@ -381,9 +381,15 @@ enum JobPlanner {
     /// (`OwnFiles`) is named and the run stops with 64.
     /// - Throws: `ExitFailure(.usage)` for files it may not replace, `ExitFailure(.failure)` after
     ///   printing the first folder that fails.
+    /// - Returns: the folders it created, parents first (`removeEmpty` takes them back when the
+    ///   run fails).
+    @discardableResult
     static func prepareFolders(
         _ jobs: [ExportJob], extra: [FilePath], options: Options, writing: Bool, console: Console
-    ) throws(ExitFailure) {
+    ) throws(ExitFailure) -> [FilePath] {
+        var made: [FilePath] = []
+        // Said once every folder is checked, so a run refused here says nothing about folders.
+        var announced: [FilePath] = []
         if writing {
             // Files the run would replace that it did not write: every one is named, and nothing
             // is written (not even a folder) unless --force.
@@ -394,15 +400,25 @@ enum JobPlanner {
             if options.outputs.isEmpty { create.append(OutputPlan.defaultDirectory) }
             create += options.outputs.filter(\.hasTrailingSlash).map(\.removingTrailingSlashes)
             if let frames = options.framesDirectory { create.append(frames.removingTrailingSlashes) }
-            var made = Set<FilePath>()
-            for dir in create where !dir.isEmpty && !dir.exists && made.insert(dir).inserted {
+            for dir in create where !dir.isEmpty && !dir.exists {
+                // The levels that are missing, outermost first, for removeEmpty.
+                var missing: [FilePath] = []
+                var level = dir
+                while !level.isEmpty, !level.exists, level.bytes != [UInt8(ascii: ".")] {
+                    missing.insert(level, at: 0)
+                    let parent = level.directory
+                    if parent == level { break }
+                    level = parent
+                }
                 do {
                     try dir.createDirectories()
                 } catch {
                     console.error("cannot create \(error.path): \(error.reason)")
+                    removeEmpty(made + missing)
                     throw ExitFailure(code: .failure)
                 }
-                if !options.quiet { console.note("created folder \(dir)/") }
+                made += missing
+                announced.append(dir)
             }
         }
         var seen = Set<FilePath>()
@@ -411,6 +427,7 @@ enum JobPlanner {
             // other files were written (a sheet's NAME.json, say).
             if writing, path.isDirectory {
                 console.error(WriteError(path: path, reason: "a folder of that name is in the way").message)
+                removeEmpty(made)
                 throw ExitFailure(code: .failure)
             }
             let dir = path.directory
@@ -419,11 +436,22 @@ enum JobPlanner {
                 try AtomicFile.checkDirectory(of: path, writable: writing)
             } catch {
                 console.error(writing ? error.message : "cannot check \(path): \(error.reason)")
+                removeEmpty(made)
                 throw ExitFailure(code: .failure)
             }
             // Hidden files a killed run staged and never put in place.
             if writing { AtomicFile.removeStale(in: dir) }
         }
+        if !options.quiet { for dir in announced { console.note("created folder \(dir)/") } }
+        return made
+    }
+
+    /// Removes the folders that are still empty, innermost first (`rmdir`, which leaves a folder
+    /// with anything in it alone): what a failed run created and wrote nothing into.
+    /// - Returns: the folders removed.
+    @discardableResult
+    static func removeEmpty(_ folders: [FilePath]) -> [FilePath] {
+        folders.reversed().filter { folder in folder.withCString { rmdir($0) } == 0 }
     }
 }
 

@@ -29,6 +29,31 @@ struct FilesAndFoldersTests {
         #expect(listing(dir + "/q") == ["square.gif"])
     }
 
+    @Test func aFailedRunTakesBackTheFoldersItMade() throws {
+        let dir = try Self.workspace()
+        // Refused while checking the folders: nothing is said about folders, none is left.
+        let proc = try runTool(["p.json", "-o", "new/deep/", "--report", "/proc/r.json"], in: dir)
+        #expect(proc.status == 1)
+        #expect(proc.stderr.hasPrefix("error: cannot write /proc/r.json: directory /proc is not writable ("))
+        #expect(!proc.stderr.contains("folder"), "\(proc.stderr)")
+        #expect(listing(dir) == ["p.json"])
+        // A write that fails (a file size limit of 8 blocks; the circular GIF is 46.7 KB) after
+        // the folders were made: both levels are removed again, and said so.
+        let circular = packageRoot + "/presets/circular.json"
+        let limited = try runProcess(
+            "/bin/sh", ["-c", "ulimit -f 8; exec \"$0\" \"$1\" -o new/deep/ --format gif", toolPath, circular], in: dir)
+        #expect(limited.status == 1)
+        #expect(
+            limited.stderr == """
+                note: created folder new/deep/
+                error: cannot write new/deep/circular.gif: File too large
+                note: removed the empty folder new/deep/ again
+                note: removed the empty folder new/ again
+
+                """)
+        #expect(listing(dir) == ["p.json"])
+    }
+
     @Test func outputWithoutSlashOrExtensionSuggestsTheFolder() throws {
         let dir = try Self.workspace()
         let run = try runTool(["p.json", "-o", "out"], in: dir)
