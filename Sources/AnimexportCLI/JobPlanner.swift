@@ -23,7 +23,8 @@ enum JobPlanner {
     /// A name that does not exist, has no `/` and no extension is looked up as
     /// `presets/NAME.json` (the names `list` shows); found, it is used with a note. Otherwise,
     /// when it is the first argument of an export and close to a command word (`valdiate`) or is
-    /// `help`, it is a usage error with the suggestion.
+    /// `help`, it is a usage error with the suggestion. A missing `NAME` or `NAME.json` close to
+    /// a preset in `presets/` gets a note naming it and is kept (it fails to read, exit 1).
     /// - Throws: `UsageError` for a folder without presets, one that cannot be read, or a
     ///   misspelt command word.
     static func presetFiles(
@@ -61,6 +62,10 @@ enum JobPlanner {
             } else if !argument.exists, let resolved = try bareName(argument, first: position == 0, command: command) {
                 note("\(argument) is no file; using \(resolved)")
                 files.append(resolved)
+            } else if !argument.exists, let near = nearPreset(argument) {
+                // Still read (and refused) as named; the note says what was probably meant.
+                note("\(argument) is no file; did you mean \(near)?")
+                files.append(argument)
             } else {
                 files.append(argument)
             }
@@ -99,6 +104,21 @@ enum JobPlanner {
             )
         }
         return nil
+    }
+
+    /// A preset in `presets/` whose name is close to a missing `NAME` or `NAME.json` without a
+    /// folder (`circluar` → `presets/circular.json`), or nil.
+    private static func nearPreset(_ argument: FilePath) -> FilePath? {
+        guard !argument.bytes.contains(UInt8(ascii: "/")), argument.isValidUTF8 else { return nil }
+        let ext = argument.pathExtension.lowercased()
+        guard ext.isEmpty || ext == "json" else { return nil }
+        let stem = (ext.isEmpty ? argument : argument.deletingPathExtension).description
+        let folder = ListCommand.defaultDirectory
+        guard folder.isDirectory, let names = try? folder.entries() else { return nil }
+        let stems = names.filter { $0.pathExtension.lowercased() == "json" && $0.isValidUTF8 }
+            .map { $0.deletingPathExtension.description }
+        guard let near = suggestion(for: stem, among: stems) else { return nil }
+        return folder.appending(near + ".json")
     }
 
     /// Whether `pattern` matches the file name, by `fnmatch` with no flags (`*` and `?` also

@@ -246,6 +246,14 @@ struct FilesAndFoldersTests {
         let missing = try runTool(["round", "-o", "r.gif"], in: dir)
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: cannot read round: no such file\n")
+        // A name close to a preset there: still refused as typed, with what was meant.
+        let typo = try runTool(["sqare.json", "-o", "t.gif"], in: dir)
+        #expect(typo.status == 1)
+        #expect(
+            typo.stderr
+                == "note: sqare.json is no file; did you mean presets/square.json?\nerror: cannot read sqare.json: no such file\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: dir + "/t.gif"))
     }
 
     @Test func parameterWrittenAsAnOptionPointsToSet() throws {
