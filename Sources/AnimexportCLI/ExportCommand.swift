@@ -31,7 +31,7 @@ enum ExportCommand {
     static func run(_ options: Options, console: Console) -> ExitCode {
         let presets: [FilePath]
         do {
-            presets = try JobPlanner.presetFiles(options.presets)
+            presets = try JobPlanner.presetFiles(options.presets, options: options, console: console)
             try OutputPlan.validate(options.outputs, presetCount: presets.count, still: options.still)
         } catch {
             console.error(error.message)
@@ -42,9 +42,16 @@ enum ExportCommand {
         do {
             let jobs = try JobPlanner.jobs(for: presets, options: options, console: console)
             let extra = [options.reportPath, options.previewPath].compactMap { $0 }
-            try JobPlanner.prepareFolders(
+            let created = try JobPlanner.prepareFolders(
                 jobs, extra: extra, options: options, writing: mode == .write, console: console)
-            return execute(jobs, options: options, mode: mode, console: console).code
+            let code = execute(jobs, options: options, mode: mode, console: console).code
+            // A run that failed takes back the folders it made and left empty.
+            if code != .success {
+                for dir in JobPlanner.removeEmpty(created) where !options.quiet {
+                    console.note("removed the empty folder \(dir)/ again")
+                }
+            }
+            return code
         } catch {
             return error.code
         }
@@ -93,7 +100,10 @@ enum ExportCommand {
         for file in extraFiles {
             do {
                 try AtomicFile.write(file.bytes, to: file.path)
-                if !options.quiet { console.out("\(file.path): \(Command.formatBytes(file.bytes.count))") }
+                // Under --watch the render's one line counts these files.
+                if !options.quiet && !options.watch {
+                    console.out("\(file.path): \(Command.formatBytes(file.bytes.count))")
+                }
             } catch {
                 console.error(error.message)
                 return (.failure, fileCount)

@@ -11,13 +11,14 @@ extension Command {
           animexport list [DIR|PRESET...]                 presets with canvas, loop and params
           animexport validate PRESET... [--strict]        check without rendering
           animexport check PRESET|DIR... -o DIR/ [options] compare with the files in DIR
+          (a bare NAME without .json is presets/NAME.json when that file exists)
 
         OUTPUT (-o, repeatable; the kind follows the name)
           -o NAME.gif            animated GIF (1-bit alpha: edges matted onto one page colour)
           -o NAME.apng           animated PNG (real alpha, lossless; frame 0 where APNG is unknown)
           -o NAME.webp           animated WebP (real alpha, lossless unless --quality)
           -o NAME.png            sprite sheet PNG plus its data file (NAME.json: Aseprite json-hash)
-          -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json; DIR must exist
+          -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json (DIR is created)
           (no -o)                output/PRESET.gif (output/ is created)
           --format LIST          what -o DIR/ receives: gif, apng, webp, sheet, frames
                                  (default gif,sheet)
@@ -28,6 +29,8 @@ extension Command {
           --preview FILE.html    one self-contained page: every animated format side by side on a
                                  page-colour switch, frame scrubber, zoom, params, timing
           --report FILE.json     per frame the intended time and the encoded delay, warnings
+          --force                replace existing files that animexport did not write
+                                 (without it such a file stops the run before anything is written)
 
         TIMING
           --fps N                frames per second (default: the preset's, usually 30); a GIF
@@ -78,9 +81,12 @@ extension Command {
                                  {title}-{frame000}.png for the TexturePacker and pixi shapes)
 
         RUNNING
+          --exclude GLOB         a DIR in leaves out the *.json whose file name matches (fnmatch;
+                                 repeatable); JSON files that are not presets are skipped anyway
           -j, --jobs N           threads that render and encode (default: the number of cores);
                                  the bytes written are the same for every N
-          --watch                re-render when a preset or a file it uses changes; Ctrl-C stops
+          --watch                re-render when a preset or a file it uses changes, and render
+                                 presets added to a watched DIR; one line per render; Ctrl-C stops
           --strict               validate: lints (warnings) count as errors
           -q, --quiet            print nothing on success (no progress line either)
           -h, --help             this text

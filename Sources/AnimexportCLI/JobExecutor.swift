@@ -65,7 +65,7 @@ enum JobExecutor {
             return "\(FramesFormat.suffixed(p.target.path, "-*")): \(p.facts)"
         default:
             return
-                "\(p.target.path): \(plan.frameCount) frames, \(formatNumber(plan.period)) s loop, \(pixels), \(Command.formatBytes(p.byteCount)), \(p.facts)"
+                "\(p.target.path): \(plan.frameCount) frame\(plan.frameCount == 1 ? "" : "s"), \(formatNumber(plan.period)) s loop, \(pixels), \(Command.formatBytes(p.byteCount)), \(p.facts)"
         }
     }
 }

@@ -16,11 +16,23 @@ struct ExitFailure: Error, Equatable {
 /// anything is wrong it prints every problem it found and nothing is written.
 enum JobPlanner {
     /// The presets named on the command line: files as given, folders as their `*.json` files
-    /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept).
-    /// - Throws: `UsageError` for a folder without presets, or one that cannot be read.
-    static func presetFiles(_ arguments: [FilePath]) throws(UsageError) -> [FilePath] {
+    /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept), less those whose
+    /// name matches an `--exclude` pattern (`fnmatch`) and those that are not presets
+    /// (`notPreset`), each of which gets a `note:` line through `note`.
+    ///
+    /// A name that does not exist, has no `/` and no extension is looked up as
+    /// `presets/NAME.json` (the names `list` shows); found, it is used with a note. Otherwise,
+    /// when it is the first argument of an export and close to a command word (`valdiate`) or is
+    /// `help`, it is a usage error with the suggestion. A missing `NAME` or `NAME.json` close to
+    /// a preset in `presets/` gets a note naming it and is kept (it fails to read, exit 1).
+    /// - Throws: `UsageError` for a folder without presets, one that cannot be read, or a
+    ///   misspelt command word.
+    static func presetFiles(
+        _ arguments: [FilePath], excludes: [String] = [], command: Subcommand = .export,
+        note: (String) -> Void = { _ in }
+    ) throws(UsageError) -> [FilePath] {
         var files: [FilePath] = []
-        for argument in arguments {
+        for (position, argument) in arguments.enumerated() {
             if argument.isDirectory {
                 let names: [FilePath]
                 do {
@@ -28,17 +40,108 @@ enum JobPlanner {
                 } catch {
                     throw UsageError(message: "cannot list \(argument): \(error.reason)")
                 }
-                let presets = names.filter {
-                    $0.pathExtension.lowercased() == "json" && $0.bytes.first != UInt8(ascii: ".")
-                }
-                guard !presets.isEmpty else { throw UsageError(message: "\(argument) holds no .json presets") }
                 let dir = argument.removingTrailingSlashes
-                files += presets.map { dir.appending($0) }
+                let json = names.filter { name in
+                    name.pathExtension.lowercased() == "json" && name.bytes.first != UInt8(ascii: ".")
+                        && !excludes.contains { matches($0, name) }
+                }
+                var presets: [FilePath] = []
+                for name in json {
+                    let path = dir.appending(name)
+                    if let reason = notPreset(path) {
+                        note("skipping \(path): \(reason)")
+                    } else {
+                        presets.append(path)
+                    }
+                }
+                guard !presets.isEmpty else {
+                    let skipped = json.isEmpty ? "" : " (\(json.count) .json file\(json.count == 1 ? "" : "s") skipped)"
+                    throw UsageError(message: "\(argument) holds no .json presets\(skipped)")
+                }
+                files += presets
+            } else if !argument.exists, let resolved = try bareName(argument, first: position == 0, command: command) {
+                note("\(argument) is no file; using \(resolved)")
+                files.append(resolved)
+            } else if !argument.exists, let near = nearPreset(argument) {
+                // Still read (and refused) as named; the note says what was probably meant.
+                note("\(argument) is no file; did you mean \(near)?")
+                files.append(argument)
             } else {
                 files.append(argument)
             }
         }
         return files
+    }
+
+    /// `presetFiles` for the command line: its `--exclude` patterns, notes on stderr unless `--quiet`.
+    static func presetFiles(_ arguments: [FilePath], options: Options, console: Console) throws(UsageError)
+        -> [FilePath]
+    {
+        try presetFiles(arguments, excludes: options.excludes, command: options.command) { line in
+            if !options.quiet { console.note(line) }
+        }
+    }
+
+    /// `presets/NAME.json` for a bare `NAME` when that file exists; a usage error for a first
+    /// argument that reads as a misspelt command word.
+    private static func bareName(_ argument: FilePath, first: Bool, command: Subcommand) throws(UsageError)
+        -> FilePath?
+    {
+        guard !argument.bytes.contains(UInt8(ascii: "/")), argument.pathExtension.isEmpty, argument.isValidUTF8
+        else { return nil }
+        let candidate = ListCommand.defaultDirectory.appending(argument.description + ".json")
+        if candidate.kind == .regular { return candidate }
+        guard first, command == .export else { return nil }
+        let word = argument.description
+        if word == "help" {
+            throw UsageError(message: "no preset or command called help; did you mean 'animexport --help'?")
+        }
+        let words = Subcommand.allCases.filter { $0 != .export }.map(\.rawValue)
+        if let near = suggestion(for: word, among: words) {
+            throw UsageError(
+                message:
+                    "no preset or command called \(word); did you mean 'animexport \(near)'? (a file called \(word) is given as ./\(word))"
+            )
+        }
+        return nil
+    }
+
+    /// A preset in `presets/` whose name is close to a missing `NAME` or `NAME.json` without a
+    /// folder (`circluar` → `presets/circular.json`), or nil.
+    private static func nearPreset(_ argument: FilePath) -> FilePath? {
+        guard !argument.bytes.contains(UInt8(ascii: "/")), argument.isValidUTF8 else { return nil }
+        let ext = argument.pathExtension.lowercased()
+        guard ext.isEmpty || ext == "json" else { return nil }
+        let stem = (ext.isEmpty ? argument : argument.deletingPathExtension).description
+        let folder = ListCommand.defaultDirectory
+        guard folder.isDirectory, let names = try? folder.entries() else { return nil }
+        let stems = names.filter { $0.pathExtension.lowercased() == "json" && $0.isValidUTF8 }
+            .map { $0.deletingPathExtension.description }
+        guard let near = suggestion(for: stem, among: stems) else { return nil }
+        return folder.appending(near + ".json")
+    }
+
+    /// Whether `pattern` matches the file name, by `fnmatch` with no flags (`*` and `?` also
+    /// match a leading dot; names are folder entries, so no `/` is in them).
+    static func matches(_ pattern: String, _ name: FilePath) -> Bool {
+        name.withCString { fnmatch(pattern, $0, 0) } == 0
+    }
+
+    /// Why a `*.json` file of a folder is not a preset, or nil when it may be one: a preset is
+    /// a JSON object with `layers` or a numeric `version` (`docs/preset-format.md`) that is not
+    /// one of this tool's outputs (a sheet data file's `meta.app`, a report's `tool`). A file
+    /// that cannot be read or parsed is kept, so that its problem is reported as a preset's.
+    static func notPreset(_ path: FilePath) -> String? {
+        guard let bytes = try? path.read(limit: OwnFiles.jsonLimit), let value = try? JSONParser.parse(bytes: bytes)
+        else { return nil }
+        guard let object = value.objectValue else { return "not a preset (\(value.typeName), not an object)" }
+        if OwnFiles.isOwnJSON(object) {
+            return object["tool"] != nil
+                ? "not a preset (a --report written by animexport)"
+                : "not a preset (sprite-sheet data written by animexport)"
+        }
+        if object["layers"] != nil || object["version"]?.numberValue != nil { return nil }
+        return "not a preset (no \"layers\" and no numeric \"version\")"
     }
 
     /// Reads one preset with `overrides`, printing what is wrong when it cannot be used.
@@ -148,6 +251,14 @@ enum JobPlanner {
             }
         }
         if worst != .success { throw ExitFailure(code: worst) }
+        // The matte is a GIF setting; given for a run that writes no GIF it would do nothing.
+        if options.matte != nil, options.previewPath == nil, !jobs.isEmpty,
+            !jobs.contains(where: { $0.targets.contains { $0.kind == .gif && $0.written } })
+        {
+            console.warning(
+                "--matte applies to GIF only (1-bit alpha); APNG, WebP, sprite sheets and PNG frames keep real alpha, so it changes nothing here"
+            )
+        }
         try checkUniquePaths(
             jobs, extra: [options.reportPath, options.previewPath].compactMap { $0 }, console: console)
         return jobs
@@ -187,7 +298,8 @@ enum JobPlanner {
                 throw JobError(code: .usage, message: "\(path): \(violation.description)")
             }
             throw JobError(
-                code: .badPreset, message: "", diagnostics: [error.diagnostic(file: path.description, composition: composition)])
+                code: .badPreset, message: "",
+                diagnostics: [error.diagnostic(file: path.description, composition: composition)])
         }
         let pixels = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: scale)
@@ -283,22 +395,50 @@ enum JobPlanner {
     }
 
     /// Makes sure every folder the run writes to (or, for `check`, reads from) exists and, when
-    /// writing, accepts a new file. The default `output/` and a `--frames` folder are created.
-    /// - Throws: `ExitFailure(.failure)` after printing the first folder that fails.
+    /// writing, accepts a new file. The default `output/`, every `-o DIR/` and a `--frames` folder
+    /// are created (with their parents), each with a `note:`. Before that, when writing without
+    /// `--force`, every existing file the run would replace that this tool did not write
+    /// (`OwnFiles`) is named and the run stops with 64.
+    /// - Throws: `ExitFailure(.usage)` for files it may not replace, `ExitFailure(.failure)` after
+    ///   printing the first folder that fails.
+    /// - Returns: the folders it created, parents first (`removeEmpty` takes them back when the
+    ///   run fails).
+    @discardableResult
     static func prepareFolders(
         _ jobs: [ExportJob], extra: [FilePath], options: Options, writing: Bool, console: Console
-    ) throws(ExitFailure) {
+    ) throws(ExitFailure) -> [FilePath] {
+        var made: [FilePath] = []
+        // Said once every folder is checked, so a run refused here says nothing about folders.
+        var announced: [FilePath] = []
         if writing {
+            // Files the run would replace that it did not write: every one is named, and nothing
+            // is written (not even a folder) unless --force.
+            let foreign = options.force ? [] : OwnFiles.foreign(jobs.flatMap(\.paths) + extra)
+            for path in foreign { console.error(OwnFiles.refusal(path)) }
+            if !foreign.isEmpty { throw ExitFailure(code: .usage) }
             var create: [FilePath] = []
             if options.outputs.isEmpty { create.append(OutputPlan.defaultDirectory) }
-            if let frames = options.framesDirectory { create.append(frames) }
-            for dir in create {
+            create += options.outputs.filter(\.hasTrailingSlash).map(\.removingTrailingSlashes)
+            if let frames = options.framesDirectory { create.append(frames.removingTrailingSlashes) }
+            for dir in create where !dir.isEmpty && !dir.exists {
+                // The levels that are missing, outermost first, for removeEmpty.
+                var missing: [FilePath] = []
+                var level = dir
+                while !level.isEmpty, !level.exists, level.bytes != [UInt8(ascii: ".")] {
+                    missing.insert(level, at: 0)
+                    let parent = level.directory
+                    if parent == level { break }
+                    level = parent
+                }
                 do {
                     try dir.createDirectories()
                 } catch {
                     console.error("cannot create \(error.path): \(error.reason)")
+                    removeEmpty(made + missing)
                     throw ExitFailure(code: .failure)
                 }
+                made += missing
+                announced.append(dir)
             }
         }
         var seen = Set<FilePath>()
@@ -307,6 +447,7 @@ enum JobPlanner {
             // other files were written (a sheet's NAME.json, say).
             if writing, path.isDirectory {
                 console.error(WriteError(path: path, reason: "a folder of that name is in the way").message)
+                removeEmpty(made)
                 throw ExitFailure(code: .failure)
             }
             let dir = path.directory
@@ -315,11 +456,22 @@ enum JobPlanner {
                 try AtomicFile.checkDirectory(of: path, writable: writing)
             } catch {
                 console.error(writing ? error.message : "cannot check \(path): \(error.reason)")
+                removeEmpty(made)
                 throw ExitFailure(code: .failure)
             }
             // Hidden files a killed run staged and never put in place.
             if writing { AtomicFile.removeStale(in: dir) }
         }
+        if !options.quiet { for dir in announced { console.note("created folder \(dir)/") } }
+        return made
+    }
+
+    /// Removes the folders that are still empty, innermost first (`rmdir`, which leaves a folder
+    /// with anything in it alone): what a failed run created and wrote nothing into.
+    /// - Returns: the folders removed.
+    @discardableResult
+    static func removeEmpty(_ folders: [FilePath]) -> [FilePath] {
+        folders.reversed().filter { folder in folder.withCString { rmdir($0) } == 0 }
     }
 }
 

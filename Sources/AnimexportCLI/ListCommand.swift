@@ -15,7 +15,8 @@ enum ListCommand {
     static func run(_ options: Options, console: Console) -> ExitCode {
         let files: [FilePath]
         do {
-            files = try JobPlanner.presetFiles(options.presets.isEmpty ? [defaultDirectory] : options.presets)
+            files = try JobPlanner.presetFiles(
+                options.presets.isEmpty ? [defaultDirectory] : options.presets, options: options, console: console)
         } catch {
             console.error(error.message)
             return .usage

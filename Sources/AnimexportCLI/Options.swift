@@ -86,6 +86,10 @@ struct Options: Equatable {
     var previewPath: FilePath?
     var reportPath: FilePath?
     var strict = false
+    /// `--force`: replace existing files this tool did not write (`OwnFiles`).
+    var force = false
+    /// `--exclude GLOB` (repeatable): folder entries whose file name matches are not presets.
+    var excludes: [String] = []
     var quiet = false
     var help = false
     var version = false
@@ -104,19 +108,21 @@ struct Options: Equatable {
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
         "--quality": "a WebP quality 0…100", "--effort": "standard or max",
+        "--exclude": "a file-name pattern like '*-sheet.json'",
     ]
     static let flags = [
         "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot", "--merge-duplicates",
+        "--force",
     ]
 
     /// Options each subcommand refuses (everything else applies to it).
     static let refused: [Subcommand: Set<String>] = [
         .export: ["--strict"],
-        .check: ["--strict", "--watch", "--preview", "--report"],
+        .check: ["--strict", "--watch", "--preview", "--report", "--force"],
         .validate: Set(valued.keys).union(flags).subtracting([
-            "--set", "--fps", "--duration", "--strict", "--quiet", "-q", "--help", "-h", "--version",
+            "--set", "--fps", "--duration", "--strict", "--quiet", "-q", "--help", "-h", "--version", "--exclude",
         ]),
-        .list: Set(valued.keys).union(flags).subtracting(["--quiet", "-q", "--help", "-h", "--version"]),
+        .list: Set(valued.keys).union(flags).subtracting(["--quiet", "-q", "--help", "-h", "--version", "--exclude"]),
     ]
 
     /// Options whose value is a file or folder name, kept as bytes.
@@ -172,6 +178,7 @@ struct Options: Equatable {
                 case "--trim": options.trim = true
                 case "--pot": options.powerOfTwo = true
                 case "--merge-duplicates": options.mergeDuplicates = true
+                case "--force": options.force = true
                 default: options.version = true
                 }
                 continue
@@ -184,6 +191,8 @@ struct Options: Equatable {
                 var message = "unknown option \(shown)"
                 if name.count <= 40, let near = suggestion(for: name, among: known) {
                     message += "; did you mean \(near)?"
+                } else if name.count <= 40, let hint = parameterHint(name, next: inlineValue ?? arguments.first?.text) {
+                    message += hint
                 }
                 throw UsageError(message: message)
             }
@@ -208,6 +217,19 @@ struct Options: Equatable {
             throw UsageError(message: "--columns applies to --sheet-type grid only")
         }
         return options
+    }
+
+    /// `--color red` for a preset parameter: points to `--set color=red` (a word option that is no
+    /// option of the tool and not close to one reads as a param name).
+    static func parameterHint(_ name: String, next: String?) -> String? {
+        guard name.hasPrefix("--") else { return nil }
+        let param = name.dropFirst(2)
+        guard let first = param.first, first.isLetter,
+            param.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else { return nil }
+        // The value is quoted as typed only when it is short (a pasted megabyte stays out).
+        let value = next.flatMap { $0.hasPrefix("-") || $0.isEmpty || $0.count > 80 ? nil : $0 } ?? "VALUE"
+        return "; preset parameters are set with --set: --set \(param)=\(value)"
     }
 
     /// Refuses combinations that have no sensible meaning, before any work.
@@ -347,6 +369,9 @@ struct Options: Equatable {
                 throw UsageError(message: message)
             }
             sheetFormat = format
+        case "--exclude":
+            guard !value.isEmpty else { throw UsageError(message: "--exclude needs a file-name pattern") }
+            excludes.append(value)
         case "--frame-name":
             do {
                 try SheetData.checkTemplate(value)

@@ -115,6 +115,12 @@ enum OutputPlan {
                 throw UsageError(message: "-o \(output): --frame/--time write one PNG; use NAME.png or a directory")
             }
             let ext = output.pathExtension
+            if ext.isEmpty, !output.exists {
+                throw UsageError(
+                    message:
+                        "-o \(output) has no extension and is no folder; write -o \(output)/ for a folder (it is created), or a file name such as \(output).gif"
+                )
+            }
             guard OutputFormatKind.forExtension(ext) != nil else {
                 let what = ext.isEmpty ? "has no extension" : "has the extension .\(ext)"
                 let kinds = OutputFormatKind.folderKinds.compactMap { kind in

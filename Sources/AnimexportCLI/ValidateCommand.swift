@@ -13,7 +13,7 @@ enum ValidateCommand {
     static func run(_ options: Options, console: Console) -> ExitCode {
         let presets: [FilePath]
         do {
-            presets = try JobPlanner.presetFiles(options.presets)
+            presets = try JobPlanner.presetFiles(options.presets, options: options, console: console)
         } catch {
             console.error(error.message)
             return .usage
@@ -78,7 +78,7 @@ enum ValidateCommand {
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
                 facts.append(
                     (label.isEmpty ? "" : label + ": ")
-                        + "\(formatNumber(plan.period)) s loop, \(plan.frameCount) frames at \(formatNumber(fps)) fps, \(formatNumber(composition.canvas.width))×\(formatNumber(composition.canvas.height)) pt"
+                        + "\(formatNumber(plan.period)) s loop, \(plan.frameCount) frame\(plan.frameCount == 1 ? "" : "s") at \(formatNumber(fps)) fps, \(formatNumber(composition.canvas.width))×\(formatNumber(composition.canvas.height)) pt"
                 )
             } catch {
                 if let violation = error.violation, violation.isUsageError {

@@ -11,7 +11,8 @@ import Foundation
 /// `--watch`: renders every preset once, then polls the presets and the files they use five
 /// times a second and re-renders a preset when one of its files changes. Prints one line per
 /// render (`12:04:05 presets/ring.json: 2 files in 0.31 s`); a bad edit prints its errors and
-/// the watch goes on. SIGINT or SIGTERM ends it (after the render in progress) with exit 0.
+/// the watch goes on. Presets that appear in a watched folder later are rendered and watched
+/// too. SIGINT or SIGTERM ends it (after the render in progress) with exit 0.
 enum WatchCommand {
     /// Seconds between two looks at the files.
     static let pollInterval = 0.2
@@ -45,25 +46,60 @@ enum WatchCommand {
         for i in watched.indices {
             render(&watched[i], options: options, console: console)
         }
+        let folders = options.presets.filter(\.isDirectory)
         if !options.quiet {
-            console.err("watching \(watched.count) preset\(watched.count == 1 ? "" : "s"); Ctrl-C to stop")
+            let what = "\(watched.count) preset\(watched.count == 1 ? "" : "s")"
+            let also =
+                folders.isEmpty ? "" : " and new presets in \(folders.map(\.description).joined(separator: ", "))"
+            console.err("watching \(what)\(also); Ctrl-C to stop")
         }
+        // Every *.json of the watched folders seen so far, presets or not, so a new one is
+        // looked at once (a --report written into the folder is skipped once, not every poll).
+        var known = Set(presets)
         while !stop.isSet {
             usleep(useconds_t(pollInterval * 1_000_000))
+            for path in newFiles(in: folders, options: options, known: known) where !stop.isSet {
+                known.insert(path)
+                settle([path], stop: stop)
+                if let reason = JobPlanner.notPreset(path) {
+                    if !options.quiet { console.note("skipping \(path): \(reason)") }
+                    continue
+                }
+                watched.append(Watched(path: path, files: [path], stamps: [:]))
+                render(&watched[watched.count - 1], options: options, console: console)
+            }
             for i in watched.indices where !stop.isSet {
                 guard FileStamp.of(watched[i].files) != watched[i].stamps else { continue }
-                // Let a save that writes in several steps finish before reading.
-                var settled = FileStamp.of(watched[i].files)
-                repeat {
-                    usleep(50_000)
-                    let again = FileStamp.of(watched[i].files)
-                    if again == settled { break }
-                    settled = again
-                } while !stop.isSet
+                settle(watched[i].files, stop: stop)
                 render(&watched[i], options: options, console: console)
             }
         }
         return .success
+    }
+
+    /// Lets a save that writes in several steps finish before reading: returns once the files'
+    /// stamps stay the same for 50 ms (or at a stop).
+    private static func settle(_ files: [FilePath], stop: StopFlag) {
+        var settled = FileStamp.of(files)
+        repeat {
+            usleep(50_000)
+            let again = FileStamp.of(files)
+            if again == settled { break }
+            settled = again
+        } while !stop.isSet
+    }
+
+    /// The `*.json` files of the watched folders that are not in `known` and not excluded by
+    /// `--exclude`, in byte order (a folder that cannot be listed now is skipped until it can).
+    private static func newFiles(in folders: [FilePath], options: Options, known: Set<FilePath>) -> [FilePath] {
+        folders.flatMap { folder -> [FilePath] in
+            let dir = folder.removingTrailingSlashes
+            let names = (try? folder.entries()) ?? []
+            return names.filter { name in
+                name.pathExtension.lowercased() == "json" && name.bytes.first != UInt8(ascii: ".")
+                    && !options.excludes.contains { JobPlanner.matches($0, name) }
+            }.map { dir.appending($0) }.filter { !known.contains($0) }
+        }
     }
 
     /// Renders one preset and records the stamps its files had before reading, so an edit made

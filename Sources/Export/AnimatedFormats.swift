@@ -34,7 +34,9 @@ public struct APNGFormat: OutputFormat {
         var product = FormatProduct(target: target)
         product.byteCount = encoded.bytes.count
         switch encoded.colorType {
-        case .indexed: product.facts = "\(encoded.paletteSize ?? 0) RGBA colours (indexed)"
+        case .indexed:
+            let colors = encoded.paletteSize ?? 0
+            product.facts = "\(colors) RGBA colour\(colors == 1 ? "" : "s") (indexed)"
         case .truecolorAlpha: product.facts = "truecolour with alpha"
         }
         product.timing = Self.timing(encoded.delays, plan: context.plan)

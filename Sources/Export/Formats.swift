@@ -59,7 +59,8 @@ public struct GIFFormat: OutputFormat {
         try sink.put(OutputFile(path: target.path, bytes: encoded.bytes))
         var product = FormatProduct(target: target)
         product.byteCount = encoded.bytes.count
-        product.facts = "\(encoded.paletteSize) colours\(encoded.quantized ? " (quantised)" : "")"
+        product.facts =
+            "\(encoded.paletteSize) colour\(encoded.paletteSize == 1 ? "" : "s")\(encoded.quantized ? " (quantised)" : "")"
         if encoded.collapsedEdgePixels > 0 {
             product.warnings.append(
                 "\(target.path): \(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
@@ -301,7 +302,8 @@ public struct FramesFormat: OutputFormat {
     public static func suffixed(_ prefix: FilePath, _ insert: String) -> FilePath {
         let bytes = prefix.bytes
         let split = scaleSuffixStart(bytes) ?? bytes.endIndex
-        return FilePath(bytes: Array(bytes[..<split]) + Array(insert.utf8) + Array(bytes[split...]) + Array(".png".utf8))
+        return FilePath(
+            bytes: Array(bytes[..<split]) + Array(insert.utf8) + Array(bytes[split...]) + Array(".png".utf8))
     }
 
     /// Where `@` + a number + `x` ends the file name of `bytes` (`dir/NAME@2x`, `NAME@1.5x`):
@@ -331,7 +333,7 @@ public struct FramesFormat: OutputFormat {
                 product.byteCount += bytes.count
             }
         }
-        product.facts = "\(count) PNG frames"
+        product.facts = "\(count) PNG frame\(count == 1 ? "" : "s")"
         return product
     }
 }

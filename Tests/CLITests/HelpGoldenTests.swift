@@ -23,7 +23,8 @@ struct HelpGoldenTests {
         for option in [
             "--fps", "--duration", "--scale", "--background", "--matte", "--set", "--loop", "--columns", "--padding",
             "--frames", "--format", "--frame", "--time", "--preview", "--report", "--jobs", "--watch", "--strict",
-            "--quiet", "--help", "--version", "list", "validate", "check", "--sheet-format", "--frame-name",
+            "--quiet", "--help", "--version", "list", "validate", "check", "--sheet-format", "--frame-name", "--force",
+            "--exclude",
         ] {
             #expect(golden.contains(option), "help lacks \(option)")
         }
