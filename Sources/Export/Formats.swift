@@ -30,9 +30,13 @@ public struct GIFFormat: OutputFormat {
     public func framePlan(for plan: LoopPlan, of composition: Composition, duration: Double?) throws(LoopPlanError)
         -> LoopPlan
     {
-        var gifPlan =
-            plan.fps > Self.maximumFrameRate
-            ? try LoopPlan.make(for: composition, fps: Self.maximumFrameRate, duration: duration) : plan
+        var gifPlan = plan
+        if plan.fps > Self.maximumFrameRate {
+            // The same loop (speed and poster included) at the rate GIF can play.
+            gifPlan = try LoopPlan.make(
+                for: composition, fps: Self.maximumFrameRate, duration: duration, fpsIsOption: false, speed: plan.speed)
+            gifPlan.posterPhase = plan.posterPhase
+        }
         let mostFrames = max(1, Int((gifPlan.period * 100).rounded()) / 2)
         if gifPlan.frameCount > mostFrames { gifPlan.frameCount = mostFrames }
         return gifPlan
@@ -301,7 +305,8 @@ public struct FramesFormat: OutputFormat {
     public static func suffixed(_ prefix: FilePath, _ insert: String) -> FilePath {
         let bytes = prefix.bytes
         let split = scaleSuffixStart(bytes) ?? bytes.endIndex
-        return FilePath(bytes: Array(bytes[..<split]) + Array(insert.utf8) + Array(bytes[split...]) + Array(".png".utf8))
+        return FilePath(
+            bytes: Array(bytes[..<split]) + Array(insert.utf8) + Array(bytes[split...]) + Array(".png".utf8))
     }
 
     /// Where `@` + a number + `x` ends the file name of `bytes` (`dir/NAME@2x`, `NAME@1.5x`):
