@@ -89,6 +89,8 @@ struct Options: Equatable {
     var quiet = false
     var help = false
     var version = false
+    /// `--size`, `--speed`, `--poster`, `--zip`, `--name` (`Options+Variants.swift`).
+    var variantOptions = VariantOptions()
 
     /// Options that take a value, with what the value is (for messages).
     static let valued: [String: String] = [
@@ -104,10 +106,12 @@ struct Options: Equatable {
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
         "--quality": "a WebP quality 0…100", "--effort": "standard or max",
-    ]
-    static let flags = [
-        "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot", "--merge-duplicates",
-    ]
+    ].merging(VariantOptions.valued) { own, _ in own }
+    static let flags =
+        [
+            "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot",
+            "--merge-duplicates",
+        ] + VariantOptions.flags
 
     /// Options each subcommand refuses (everything else applies to it).
     static let refused: [Subcommand: Set<String>] = [
@@ -172,6 +176,7 @@ struct Options: Equatable {
                 case "--trim": options.trim = true
                 case "--pot": options.powerOfTwo = true
                 case "--merge-duplicates": options.mergeDuplicates = true
+                case "--zip": options.variantOptions.zip = true
                 default: options.version = true
                 }
                 continue
@@ -204,6 +209,7 @@ struct Options: Equatable {
             }
         }
         try options.checkCombinations()
+        try options.checkVariantCombinations()
         if options.columns != nil, options.sheetType != .grid {
             throw UsageError(message: "--columns applies to --sheet-type grid only")
         }
@@ -255,6 +261,7 @@ struct Options: Equatable {
     }
 
     private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
+        if try applyVariantOption(name, value) { return }
         switch name {
         case "--fps":
             fps = try Self.number(value, name, "frames per second 0.1…120") { $0 >= 0.1 && $0 <= 120 }
@@ -266,6 +273,7 @@ struct Options: Equatable {
                 list.append(scale)
             }
             scales = list
+            variantOptions.scaleGiven = true
         case "--duration":
             duration = try Self.number(
                 value, name, "a loop period in seconds, 0.02…600 (a GIF frame lasts at least 2 cs)"
