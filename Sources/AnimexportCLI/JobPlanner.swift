@@ -148,6 +148,7 @@ enum JobPlanner {
             }
         }
         if worst != .success { throw ExitFailure(code: worst) }
+        try JobNaming.checkDistinct(jobs, options: options, console: console)
         try checkUniquePaths(
             jobs, extra: [options.reportPath, options.previewPath].compactMap { $0 }, console: console)
         return jobs

@@ -95,9 +95,8 @@ extension Options {
     /// `1.5` (seconds into the loop) or `25%` (of the loop, 0 ≤ p < 100).
     static func poster(_ text: String) throws(UsageError) -> PosterTime {
         if text.hasSuffix("%") {
-            let percent = try number(String(text.dropLast()), "--poster", "a percentage of the loop, 0…<100 (e.g. 25%)")
-            {
-                $0 >= 0 && $0 < 100
+            guard let percent = Double(text.dropLast()), percent >= 0, percent < 100 else {
+                throw UsageError(message: "--poster \(text): expected a percentage of the loop, 0 ≤ P < 100 (e.g. 25%)")
             }
             return .fraction(percent / 100)
         }

@@ -92,3 +92,28 @@ struct JobNaming: Equatable, Sendable {
         throw UsageError(message: message)
     }
 }
+
+extension JobNaming {
+    /// With `--name`, two jobs of one preset that the template names alike would overwrite
+    /// each other: say which template and which placeholders would tell them apart.
+    /// - Throws: `ExitFailure(.usage)` after printing the first such pair.
+    static func checkDistinct(_ jobs: [ExportJob], options: Options, console: Console) throws(ExitFailure) {
+        guard let template = options.variantOptions.nameTemplate else { return }
+        var seen: [String: ExportJob] = [:]
+        for job in jobs {
+            let key = job.presetPath.description + "\u{0}" + job.stem
+            guard let other = seen[key] else {
+                seen[key] = job
+                continue
+            }
+            var differing = Set(
+                job.variant.overrides.keys.filter { job.variant.overrides[$0] != other.variant.overrides[$0] })
+            if job.scale != other.scale { differing.insert(options.variantOptions.sizes.isEmpty ? "scale" : "px") }
+            let hint = differing.sorted().map { "{\($0)}" }.joined(separator: " ")
+            console.error(
+                "--name \(template) names two outputs of \(job.presetPath) \(job.stem); add what varies: \(hint.isEmpty ? "{preset}" : hint)"
+            )
+            throw ExitFailure(code: .usage)
+        }
+    }
+}

@@ -290,10 +290,12 @@ extension LoopPlan {
         let scaled = speed != 1 && source != .still
         let filePeriod = scaled ? period / speed : period
         if scaled {
-            guard filePeriod >= ExportBudget.minimumPeriod else {
+            // As `--duration`'s own range: a GIF frame lasts at least 2 cs (semantics §8.4).
+            let shortest = 2 * ExportBudget.minimumPeriod
+            guard filePeriod >= shortest else {
                 throw budgetError(
-                    .option("--speed"), value: speed, limit: period / ExportBudget.minimumPeriod,
-                    "the \(formatNumber(period)) s loop at speed \(formatNumber(speed)) lasts \(formatNumber(filePeriod)) s, shorter than \(formatNumber(ExportBudget.minimumPeriod)) s (one GIF delay unit); use a speed up to \(formatNumber(period / ExportBudget.minimumPeriod))"
+                    .option("--speed"), value: speed, limit: period / shortest,
+                    "the \(formatNumber(period)) s loop at speed \(formatNumber(speed)) lasts \(formatNumber(filePeriod)) s, shorter than \(formatNumber(shortest)) s (one GIF frame); use a speed up to \(formatNumber(period / shortest))"
                 )
             }
             guard filePeriod <= ExportBudget.maximumPeriod else {
