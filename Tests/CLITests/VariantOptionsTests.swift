@@ -274,7 +274,7 @@ struct VariantOptionsTests {
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr
-                == "error: \(Self.circular): --name {sise}: circular has no parameter sise; use {preset}, {scale}, {px}, {fps}, {speed}, {color}, {strokeWidth}, {size}, {animationDuration}, {rotationDuration}; did you mean {size}?\n"
+                == "error: \(Self.circular): --name {sise}: circular has no parameter sise; use {preset}, {scale}, {px}, {fps}, {speed}, {color}, {size}, {strokeWidth}, {animationDuration}, {rotationDuration}; did you mean {size}?\n"
         )
         #expect(listing(dir).isEmpty)
     }
