@@ -288,7 +288,8 @@ extension LoopPlan {
         // The file's period: the composition's loop played `speed` times faster. A still
         // picture has no time to scale.
         let scaled = speed != 1 && source != .still
-        let filePeriod = scaled ? period / speed : period
+        // `--duration` is the file's period as given; otherwise the composition's divided.
+        let filePeriod = scaled ? (duration ?? period / speed) : period
         if scaled {
             // As `--duration`'s own range: a GIF frame lasts at least 2 cs (semantics §8.4).
             let shortest = 2 * ExportBudget.minimumPeriod
