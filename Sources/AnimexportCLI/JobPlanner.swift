@@ -179,7 +179,9 @@ enum JobPlanner {
             let usage = violations.contains(where: \.isUsageError)
             throw JobError(
                 code: usage ? .usage : .badPreset,
-                message: violations.filter(\.isUsageError).map { "\(path): \($0.description)" }.joined(separator: "\n"),
+                message: violations.filter(\.isUsageError).map {
+                    "\(path): \($0.description)" + Rendition.note(rendition, composition.canvas)
+                }.joined(separator: "\n"),
                 diagnostics: violations.compactMap { $0.diagnostic(file: path.description, composition: composition) })
         }
         var plan: LoopPlan

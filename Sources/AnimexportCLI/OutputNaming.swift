@@ -20,6 +20,14 @@ struct Rendition: Equatable, Sendable {
         let side = max(canvas.width, canvas.height)
         return sizes.map { Rendition(scale: Double($0) / side, pixelSize: $0) }
     }
+
+    /// For a `--size` rendition, what its scale came from, appended to a message that names
+    /// `--scale` (`; --size 5000 is --scale 78.125 for this 64×64 pt canvas`); "" otherwise.
+    static func note(_ rendition: Rendition, _ canvas: Canvas) -> String {
+        guard let px = rendition.pixelSize else { return "" }
+        return
+            "; --size \(px) is --scale \(formatNumber(rendition.scale)) for this \(formatNumber(canvas.width))×\(formatNumber(canvas.height)) pt canvas"
+    }
 }
 
 /// The stem of a job's generated names and the suffix its `-o NAME.EXT` files get.

@@ -100,6 +100,17 @@ struct VariantOptionsTests {
         #expect(listing(dir).isEmpty)
     }
 
+    @Test func aSizeOverThePixelBudgetSaysWhichScaleItMeant() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "--size", "5000", "-o", "big.gif"], in: dir)
+        #expect(run.status == 64)
+        #expect(
+            run.stderr
+                == "error: \(Self.circular): --scale: 64×64 pt at --scale 78.125 is 5000×5000 = 25000000 pixels per frame, more than the limit of 16777216 (4096×4096); --size 5000 is --scale 78.125 for this 64×64 pt canvas\n"
+        )
+        #expect(listing(dir).isEmpty)
+    }
+
     // MARK: --speed
 
     @Test func speedTwoHalvesTheLoopAndSamplesEveryOtherInstant() throws {
