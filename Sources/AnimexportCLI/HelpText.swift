@@ -36,6 +36,10 @@ extension Command {
           --fps N                frames per second (default: the preset's, usually 30); a GIF
                                  above 50 fps is resampled to 50 (browsers slow shorter delays)
           --duration SEC         loop period (default: the preset's, or the LCM of its cycles)
+          --speed X              play X times as fast (0.01…100), like CAMediaTiming speed on the
+                                 root layer: the loop lasts period / X, timers and events too
+          --poster TIME          start the file TIME s (or P%) into the loop: frame 0, the one
+                                 mail and thumbnails show; the same frames, rotated
 
         LOOK
           --scale S[,S...]       pixels per point, re-rendered from vectors; default 1. Each scale
@@ -46,6 +50,12 @@ extension Command {
                                  thresholds edges at 50 % alpha and warns
           --set NAME=VALUE       override a preset parameter (repeatable), e.g. --set color=#FF3B30;
                                  a list (--set size=24,32) makes one output each: NAME-size-24.gif
+          --zip                  --set lists pair up row by row (size=24,32 strokeWidth=2,3: two
+                                 outputs), instead of every combination
+          --size PX[,PX...]      scale so the larger canvas side is PX pixels: NAME-32.gif (not
+                                 with --scale)
+          --name TEMPLATE        stem of the names in -o DIR/: {preset} {scale} {px} {fps}
+                                 {speed} and any parameter, e.g. --name '{preset}-{size}'
 
         GIF
           --loop N|forever       total plays (default forever; 1 writes no NETSCAPE2.0 block)

@@ -207,7 +207,7 @@ enum JobPlanner {
     static func jobs(for presets: [FilePath], options: Options, console: Console) throws(ExitFailure) -> [ExportJob] {
         var worst = ExitCode.success
         var jobs: [ExportJob] = []
-        let variants = Variant.expand(options.settings)
+        let variants = Variant.all(options)
         for path in presets {
             var printed = Set<String>()
             var gifWarned = false
@@ -219,9 +219,9 @@ enum JobPlanner {
                     worst = worst.combined(with: error.code)
                     continue
                 }
-                for scale in options.scales {
+                for rendition in Rendition.all(options, canvas: loaded.composition.canvas) {
                     do {
-                        let job = try makeJob(path, loaded, variant, scale, options)
+                        let job = try makeJob(path, loaded, variant, rendition, options)
                         if let gifPlan = job.framePlan(of: .gif), gifPlan.fps < job.plan.fps, !gifWarned,
                             job.targets.contains(where: { $0.kind == .gif && $0.written })
                         {
@@ -259,6 +259,7 @@ enum JobPlanner {
                 "--matte applies to GIF only (1-bit alpha); APNG, WebP, sprite sheets and PNG frames keep real alpha, so it changes nothing here"
             )
         }
+        try JobNaming.checkDistinct(jobs, options: options, console: console)
         try checkUniquePaths(
             jobs, extra: [options.reportPath, options.previewPath].compactMap { $0 }, console: console)
         return jobs
@@ -274,25 +275,30 @@ enum JobPlanner {
     }
 
     private static func makeJob(
-        _ path: FilePath, _ loaded: LoadedPreset, _ variant: Variant, _ scale: Double, _ options: Options
+        _ path: FilePath, _ loaded: LoadedPreset, _ variant: Variant, _ rendition: Rendition, _ options: Options
     ) throws(JobError) -> ExportJob {
+        let scale = rendition.scale
+        let speed = options.variantOptions.speed
         var composition = loaded.composition
         if let background = options.background { composition.canvas.background = background }
         let fps = options.fps ?? composition.fps
         // One budget before any rendering: loop, frames, pixels, geometry, images
         // (docs/preset-format.md, Limits); preset values exit 65 at their JSON path, options 64.
-        let violations = ExportBudget.check(composition, fps: options.fps, duration: options.duration, scale: scale)
+        let violations = ExportBudget.check(
+            composition, fps: options.fps, duration: options.duration, scale: scale, speed: speed)
         if !violations.isEmpty {
             let usage = violations.contains(where: \.isUsageError)
             throw JobError(
                 code: usage ? .usage : .badPreset,
-                message: violations.filter(\.isUsageError).map { "\(path): \($0.description)" }.joined(separator: "\n"),
+                message: violations.filter(\.isUsageError).map {
+                    "\(path): \($0.description)" + Rendition.note(rendition, composition.canvas)
+                }.joined(separator: "\n"),
                 diagnostics: violations.compactMap { $0.diagnostic(file: path.description, composition: composition) })
         }
-        let plan: LoopPlan
+        var plan: LoopPlan
         do {
             plan = try LoopPlan.make(
-                for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil)
+                for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil, speed: speed)
         } catch {
             if let violation = error.violation, violation.isUsageError {
                 throw JobError(code: .usage, message: "\(path): \(violation.description)")
@@ -301,6 +307,7 @@ enum JobPlanner {
                 code: .badPreset, message: "",
                 diagnostics: [error.diagnostic(file: path.description, composition: composition)])
         }
+        if let poster = options.variantOptions.poster { plan.posterPhase = poster.phase(period: plan.period) }
         let pixels = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: scale)
         guard pixels.width <= 16384, pixels.height <= 16384 else {
@@ -322,8 +329,14 @@ enum JobPlanner {
         case .time(let t)?: stillTime = t
         case nil: stillTime = nil
         }
-        let targets = OutputPlan.targets(
-            name: composition.name, variant: variant, scale: scale, frameCount: plan.frameCount, options: options)
+        let naming: JobNaming
+        do {
+            naming = try JobNaming.make(
+                composition: composition, variant: variant, rendition: rendition, fps: fps, options: options)
+        } catch {
+            throw JobError(code: .usage, message: "\(path): \(error.message)")
+        }
+        let targets = OutputPlan.targets(naming: naming, frameCount: plan.frameCount, options: options)
         let request = ExportRequest(
             composition: composition, plan: plan, duration: options.duration, scale: scale, targets: targets,
             settings: options.exportSettings(matte: options.matte ?? composition.canvas.matte), stillTime: stillTime)
@@ -338,8 +351,8 @@ enum JobPlanner {
         if let problem = problems.first {
             throw JobError(code: .usage, message: "\(path): \(problem)")
         }
-        let stem = composition.name + variant.suffix + OutputPlan.scaleSuffix(scale)
-        return ExportJob(presetPath: path, variant: variant, stem: stem, request: request, framePlans: framePlans)
+        return ExportJob(
+            presetPath: path, variant: variant, stem: naming.stem, request: request, framePlans: framePlans)
     }
 
     /// Two outputs of the run on the same file is a usage error (say, two presets with the same

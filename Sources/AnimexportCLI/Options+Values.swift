@@ -103,9 +103,8 @@ extension ParameterSetting {
         if values.count > 1, values.contains(where: \.isEmpty) {
             throw UsageError(message: "--set \(text): empty value in the list")
         }
-        if Set(values).count != values.count {
-            throw UsageError(message: "--set \(text): a value is repeated")
-        }
+        // A repeated value is refused in `Options.checkVariantCombinations`, unless `--zip`
+        // pairs the lists row by row (where a column may repeat).
         self.values = values
     }
 }

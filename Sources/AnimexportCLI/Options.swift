@@ -93,6 +93,8 @@ struct Options: Equatable {
     var quiet = false
     var help = false
     var version = false
+    /// `--size`, `--speed`, `--poster`, `--zip`, `--name` (`Options+Variants.swift`).
+    var variantOptions = VariantOptions()
 
     /// Options that take a value, with what the value is (for messages).
     static let valued: [String: String] = [
@@ -109,11 +111,12 @@ struct Options: Equatable {
         "--preview": "an HTML file name", "--report": "a JSON file name",
         "--quality": "a WebP quality 0…100", "--effort": "standard or max",
         "--exclude": "a file-name pattern like '*-sheet.json'",
-    ]
-    static let flags = [
-        "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot", "--merge-duplicates",
-        "--force",
-    ]
+    ].merging(VariantOptions.valued) { own, _ in own }
+    static let flags =
+        [
+            "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot",
+            "--merge-duplicates", "--force",
+        ] + VariantOptions.flags
 
     /// Options each subcommand refuses (everything else applies to it).
     static let refused: [Subcommand: Set<String>] = [
@@ -179,6 +182,7 @@ struct Options: Equatable {
                 case "--pot": options.powerOfTwo = true
                 case "--merge-duplicates": options.mergeDuplicates = true
                 case "--force": options.force = true
+                case "--zip": options.variantOptions.zip = true
                 default: options.version = true
                 }
                 continue
@@ -213,6 +217,7 @@ struct Options: Equatable {
             }
         }
         try options.checkCombinations()
+        try options.checkVariantCombinations()
         if options.columns != nil, options.sheetType != .grid {
             throw UsageError(message: "--columns applies to --sheet-type grid only")
         }
@@ -277,6 +282,7 @@ struct Options: Equatable {
     }
 
     private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
+        if try applyVariantOption(name, value) { return }
         switch name {
         case "--fps":
             fps = try Self.number(value, name, "frames per second 0.1…120") { $0 >= 0.1 && $0 <= 120 }
@@ -288,6 +294,7 @@ struct Options: Equatable {
                 list.append(scale)
             }
             scales = list
+            variantOptions.scaleGiven = true
         case "--duration":
             duration = try Self.number(
                 value, name, "a loop period in seconds, 0.02…600 (a GIF frame lasts at least 2 cs)"

@@ -39,8 +39,16 @@ enum OutputPlan {
     static func targets(
         name: String, variant: Variant, scale: Double, frameCount: Int, options: Options
     ) -> [OutputTarget] {
-        let stem = name + variant.suffix + scaleSuffix(scale)
-        let fileSuffix = variant.suffix + (options.scales.count > 1 ? scaleSuffix(scale) : "")
+        let naming = JobNaming(
+            stem: name + variant.suffix + scaleSuffix(scale),
+            fileSuffix: variant.suffix + (options.scales.count > 1 ? scaleSuffix(scale) : ""))
+        return targets(naming: naming, frameCount: frameCount, options: options)
+    }
+
+    /// The targets of one job named by `naming` (`JobNaming.make`: `--size`, `--name`).
+    static func targets(naming: JobNaming, frameCount: Int, options: Options) -> [OutputTarget] {
+        let stem = naming.stem
+        let fileSuffix = naming.fileSuffix
         let outputs = options.outputs.isEmpty ? [defaultDirectory + "/"] : options.outputs
         var targets: [OutputTarget] = []
         for output in outputs {

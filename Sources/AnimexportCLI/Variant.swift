@@ -45,3 +45,26 @@ struct Variant: Equatable, Sendable {
         return out.isEmpty ? "_" : out
     }
 }
+
+extension Variant {
+    /// The variants of `settings` with `--zip`: row `r` takes value `r` of every list, a single
+    /// value goes into every row. The lists have the same length (`Options` checks it). The
+    /// suffix names each listed setting, as `expand` does: `-size-24-strokeWidth-2`.
+    static func zipped(_ settings: [ParameterSetting]) -> [Variant] {
+        let rows = settings.map(\.values.count).max() ?? 1
+        return (0..<max(rows, 1)).map { row in
+            var v = Variant(overrides: [:], suffix: "")
+            for setting in settings {
+                let value = setting.values[setting.values.count > 1 ? min(row, setting.values.count - 1) : 0]
+                v.overrides[setting.name] = value
+                if setting.values.count > 1 { v.suffix += "-\(setting.name)-\(fileNamePart(value))" }
+            }
+            return v
+        }
+    }
+
+    /// Every variant of the command line: `zipped` under `--zip`, else `expand`.
+    static func all(_ options: Options) -> [Variant] {
+        options.variantOptions.zip ? zipped(options.settings) : expand(options.settings)
+    }
+}

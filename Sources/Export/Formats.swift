@@ -30,9 +30,13 @@ public struct GIFFormat: OutputFormat {
     public func framePlan(for plan: LoopPlan, of composition: Composition, duration: Double?) throws(LoopPlanError)
         -> LoopPlan
     {
-        var gifPlan =
-            plan.fps > Self.maximumFrameRate
-            ? try LoopPlan.make(for: composition, fps: Self.maximumFrameRate, duration: duration) : plan
+        var gifPlan = plan
+        if plan.fps > Self.maximumFrameRate {
+            // The same loop (speed and poster included) at the rate GIF can play.
+            gifPlan = try LoopPlan.make(
+                for: composition, fps: Self.maximumFrameRate, duration: duration, fpsIsOption: false, speed: plan.speed)
+            gifPlan.posterPhase = plan.posterPhase
+        }
         let mostFrames = max(1, Int((gifPlan.period * 100).rounded()) / 2)
         if gifPlan.frameCount > mostFrames { gifPlan.frameCount = mostFrames }
         return gifPlan

@@ -86,11 +86,16 @@ public struct Parameter: Equatable, Sendable {
     public var minimum: Double?
     /// Inclusive upper bound for number parameters, when the preset gives one.
     public var maximum: Double?
+    /// For a number parameter whose default is an expression of the parameters declared before
+    /// it (`"default": "$size / 16"`), that expression as written; nil for a literal default.
+    /// Unless `--set` gives the parameter itself, its value follows theirs (`--set size=32`
+    /// gives `strokeWidth` 2), kept within `minimum`…`maximum`.
+    public var defaultExpression: String?
 
     /// A parameter; see the properties.
     public init(
         name: String, value: ParameterValue, defaultValue: ParameterValue, description: String = "",
-        minimum: Double? = nil, maximum: Double? = nil
+        minimum: Double? = nil, maximum: Double? = nil, defaultExpression: String? = nil
     ) {
         self.name = name
         self.value = value
@@ -98,6 +103,7 @@ public struct Parameter: Equatable, Sendable {
         self.description = description
         self.minimum = minimum
         self.maximum = maximum
+        self.defaultExpression = defaultExpression
     }
 }
 

@@ -76,6 +76,7 @@ struct PresetDecoder {
             parameters = decodeParameters(v, top.path("params"))
         }
         parameters = try applyOverrides(overrides, to: parameters)
+        parameters = Self.recomputeDerived(parameters, overridden: Set(overrides.keys))
         for p in parameters { context.parameters[p.name] = p.value }
 
         var canvas = Canvas(width: 64, height: 64)
@@ -240,7 +241,18 @@ struct PresetDecoder {
                 continue
             }
             o.finish(context: "a parameter", known: Self.parameterKeys)
-            guard let value = parameterValue(d, o.path("default"), declaredType: declaredType) else {
+            var formula: String?
+            let parsedValue: ParameterValue?
+            if case .string(let text) = d.kind, declaredType == nil || declaredType == "number", text.contains("$") {
+                // A number default derived from earlier parameters (`"$size / 16"`).
+                formula = text
+                parsedValue = derivedDefault(text, of: member.key, among: result, d, o.path("default")).map {
+                    .number($0)
+                }
+            } else {
+                parsedValue = parameterValue(d, o.path("default"), declaredType: declaredType)
+            }
+            guard let value = parsedValue else {
                 context.brokenParameters.insert(member.key)
                 continue
             }
@@ -261,7 +273,59 @@ struct PresetDecoder {
             result.append(
                 Parameter(
                     name: member.key, value: value, defaultValue: value, description: description,
-                    minimum: minimum, maximum: maximum))
+                    minimum: minimum, maximum: maximum, defaultExpression: formula))
+        }
+        return result
+    }
+
+    /// The value of a derived default `text` over the number parameters in `earlier`, or nil
+    /// after reporting why it cannot be one (a syntax error, a parameter that is not an earlier
+    /// number parameter, a result that is not finite).
+    private func derivedDefault(
+        _ text: String, of name: String, among earlier: [Parameter], _ value: JSONValue, _ path: String
+    ) -> Double? {
+        do {
+            let expression = try Expression.parse(text)
+            return try expression.evaluate { key in
+                guard let p = earlier.first(where: { $0.name == key }), case .number(let n) = p.value else {
+                    return nil
+                }
+                return n
+            }
+        } catch {
+            let earlierNames = earlier.filter { if case .number = $0.value { true } else { false } }.map(\.name)
+            let which =
+                earlierNames.isEmpty
+                ? "no number parameter is declared before \"\(name)\""
+                : "it may use the number parameters declared before it (\(earlierNames.quotedList))"
+            context.error(
+                path, value.location,
+                "a default that is an expression must give a number: \(error.message); \(which)")
+            return nil
+        }
+    }
+
+    /// `parameters` with every derived default (`Parameter.defaultExpression`) that `--set`
+    /// did not give recomputed, in file order, from the values in effect, then kept within the
+    /// parameter's `min`…`max`.
+    static func recomputeDerived(_ parameters: [Parameter], overridden: Set<String>) -> [Parameter] {
+        var result = parameters
+        for i in result.indices {
+            guard let text = result[i].defaultExpression, !overridden.contains(result[i].name),
+                let expression = try? Expression.parse(text)
+            else { continue }
+            let earlier = result[..<i]
+            guard
+                var n = try? expression.evaluate({ key in
+                    guard let p = earlier.first(where: { $0.name == key }), case .number(let v) = p.value else {
+                        return nil
+                    }
+                    return v
+                })
+            else { continue }
+            if let lo = result[i].minimum { n = max(n, lo) }
+            if let hi = result[i].maximum { n = min(n, hi) }
+            result[i].value = .number(n)
         }
         return result
     }

@@ -123,17 +123,19 @@ public enum ExportBudget {
     ///   - fps: `--fps` when given (nil: the preset's `fps`).
     ///   - duration: `--duration` when given (nil: the preset's or the computed period).
     ///   - scale: `--scale` (pixels per point; default 1).
+    ///   - speed: `--speed` (composition seconds per second of the file; default 1).
     /// - Returns: the violations; preset ones carry JSON paths (exit 65), option ones the
     ///   option's name (exit 64). A loop that cannot be planned for a reason other than a
     ///   limit (a cycle off the millisecond grid, cycles that never line up within 60 s) is
     ///   not a budget matter: `LoopPlan.make` reports it.
     public static func check(
-        _ composition: Composition, fps: Double? = nil, duration: Double? = nil, scale: Double = 1
+        _ composition: Composition, fps: Double? = nil, duration: Double? = nil, scale: Double = 1, speed: Double = 1
     ) -> [BudgetViolation] {
         var found: [BudgetViolation] = []
         do {
             _ = try LoopPlan.make(
-                for: composition, fps: fps ?? composition.fps, duration: duration, fpsIsOption: fps != nil)
+                for: composition, fps: fps ?? composition.fps, duration: duration, fpsIsOption: fps != nil,
+                speed: speed)
         } catch {
             if let violation = error.violation { found.append(violation) }
         }

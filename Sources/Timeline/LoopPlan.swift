@@ -18,10 +18,11 @@ public struct LoopPlan: Equatable, Sendable {
         case still
     }
 
-    /// The loop period in seconds, > 0.
+    /// The loop period in seconds of the file as it plays, > 0: the period on the composition's
+    /// clock divided by `speed`. Frame delays and durations are cut from it.
     public var period: Double
-    /// Time of frame 0 in seconds: the first whole period at which every delayed animation is
-    /// already cycling (semantics §3.5), or 0.
+    /// Where the loop starts on the composition's clock, in seconds: the first whole period at
+    /// which every delayed animation is already cycling (semantics §3.5), or 0.
     public var start: Double
     /// Number of frames, ≥ 1: `round(period · fps)`.
     public var frameCount: Int
@@ -29,9 +30,33 @@ public struct LoopPlan: Equatable, Sendable {
     public var fps: Double
     /// Where `period` came from.
     public var source: Source
+    /// Composition seconds per second of the file (`--speed`), > 0; 1 plays the preset as
+    /// written. Like CAMediaTiming `speed` on the root layer: every animation, timer and state
+    /// event runs this many times faster, so the file's loop lasts `clockPeriod / speed`.
+    public var speed: Double = 1
+    /// The loop period on the composition's clock when `speed` is not 1 (nil: `period`).
+    var scaledClockPeriod: Double?
+    /// Which loop frame the file starts with (`--poster`), 0…`frameCount − 1` after wrapping:
+    /// the fraction of the loop, 0 ≤ phase < 1, that frame 0 shows. Frame `i` shows loop frame
+    /// `(i + k) mod frameCount` with `k = round(posterPhase · frameCount)`, so the frames are
+    /// the same instants in a rotated order and the loop stays exact.
+    public var posterPhase: Double = 0
 
-    /// Time in seconds of frame `index` (0-based): `start + index · period / frameCount`,
-    /// computed exactly and rounded once (`sampleTime(ofFrame:)`).
+    /// The loop period on the composition's clock, seconds: `period · speed`, kept as the
+    /// decimal it was computed as (so sample times stay exact fractions).
+    public var clockPeriod: Double { scaledClockPeriod ?? period }
+
+    /// The rotation `posterPhase` asks for, in frames: 0…`frameCount − 1`.
+    public var posterOffset: Int {
+        guard posterPhase > 0, posterPhase < 1, frameCount > 1 else { return 0 }
+        let k = (posterPhase * Double(frameCount)).rounded()
+        // 0 < k ≤ frameCount here, so the conversion cannot trap.
+        return Int(k) % frameCount
+    }
+
+    /// Time in seconds on the composition's clock of frame `index` (0-based):
+    /// `start + j · clockPeriod / frameCount` with `j` the index after the `posterOffset`
+    /// rotation, computed exactly and rounded once (`sampleTime(ofFrame:)`).
     public func time(ofFrame index: Int) -> Double {
         sampleTime(ofFrame: index).seconds
     }
@@ -108,9 +133,20 @@ extension LoopPlan {
     /// - Throws: `LoopPlanError`, with `violation` set for a budget limit and `path` naming the
     ///   animation key to blame (`speed`, `repeatCount`, `beginTime`, `repeatDuration`,
     ///   `duration`) when there is one.
+    ///
+    /// With `speed` other than 1 (`--speed`) the preset's loop is played that many times faster:
+    /// the period computed on the composition's clock (or the preset's `duration`) is divided by
+    /// `speed`, while `duration` (the option) is the file's period and is multiplied by it to
+    /// find the stretch of the composition's clock the loop covers. The file's period must lie
+    /// within `minimumPeriod`…`maximumPeriod`; a violation blames `--speed`.
     public static func make(
-        for composition: Composition, fps: Double, duration: Double?, fpsIsOption: Bool
+        for composition: Composition, fps: Double, duration: Double?, fpsIsOption: Bool, speed: Double = 1
     ) throws(LoopPlanError) -> LoopPlan {
+        guard speed.isFinite, speed > 0 else {
+            throw budgetError(
+                .option("--speed"), value: speed, limit: 0,
+                "the speed must be a finite number > 0, found \(formatNumber(speed))")
+        }
         let fpsSubject: BudgetSubject = fpsIsOption ? .option("--fps") : .preset(path: "$.fps")
         guard fps.isFinite, fps > 0 else {
             throw budgetError(
@@ -139,7 +175,15 @@ extension LoopPlan {
         var period: Double
         var source: Source
         var start = 0.0
-        if let explicit = duration ?? composition.duration {
+        // `--duration` is the file's period: on the composition's clock it lasts `speed` times
+        // longer, computed in fractions so a short decimal stays one.
+        let clockDuration = duration.map { d -> Double in
+            guard speed != 1, let a = Rational(decimal: d), let b = Rational(decimal: speed),
+                let product = a.multiplied(by: b)
+            else { return d * speed }
+            return product.doubleValue
+        }
+        if let explicit = clockDuration ?? composition.duration {
             let subject: BudgetSubject = duration != nil ? .option("--duration") : .preset(path: "$.duration")
             guard explicit.isFinite, explicit >= ExportBudget.minimumPeriod else {
                 throw budgetError(
@@ -241,17 +285,43 @@ extension LoopPlan {
                 )
             }
         }
-        let frames = (period * fps).rounded()
+        // The file's period: the composition's loop played `speed` times faster. A still
+        // picture has no time to scale.
+        let scaled = speed != 1 && source != .still
+        // `--duration` is the file's period as given; otherwise the composition's divided.
+        let filePeriod = scaled ? (duration ?? period / speed) : period
+        if scaled {
+            // As `--duration`'s own range: a GIF frame lasts at least 2 cs (semantics §8.4).
+            let shortest = 2 * ExportBudget.minimumPeriod
+            guard filePeriod >= shortest else {
+                throw budgetError(
+                    .option("--speed"), value: speed, limit: period / shortest,
+                    "the \(formatNumber(period)) s loop at speed \(formatNumber(speed)) lasts \(formatNumber(filePeriod)) s, shorter than \(formatNumber(shortest)) s (one GIF frame); use a speed up to \(formatNumber(period / shortest))"
+                )
+            }
+            guard filePeriod <= ExportBudget.maximumPeriod else {
+                throw budgetError(
+                    .option("--speed"), value: speed, limit: period / ExportBudget.maximumPeriod,
+                    "the \(formatNumber(period)) s loop at speed \(formatNumber(speed)) lasts \(formatNumber(filePeriod)) s, longer than the limit of \(formatNumber(ExportBudget.maximumPeriod)) s"
+                )
+            }
+        }
+        let frames = (filePeriod * fps).rounded()
         guard frames <= Double(ExportBudget.maximumFrameCount) else {
             let subject: BudgetSubject =
                 fpsIsOption ? fpsSubject : duration != nil ? .option("--duration") : fpsSubject
             throw budgetError(
                 subject, value: frames, limit: Double(ExportBudget.maximumFrameCount),
-                "\(formatNumber(period)) s at \(formatNumber(fps)) fps is \(formatNumber(frames)) frames, more than the limit of \(ExportBudget.maximumFrameCount)"
+                "\(formatNumber(filePeriod)) s at \(formatNumber(fps)) fps is \(formatNumber(frames)) frames, more than the limit of \(ExportBudget.maximumFrameCount)"
             )
         }
         let count = max(1, Int(exactly: frames) ?? 1)
-        return LoopPlan(period: period, start: start, frameCount: count, fps: fps, source: source)
+        var plan = LoopPlan(period: filePeriod, start: start, frameCount: count, fps: fps, source: source)
+        if scaled {
+            plan.speed = speed
+            plan.scaledClockPeriod = period
+        }
+        return plan
     }
 
     /// A `LoopPlanError` carrying a budget violation; its message names the subject.

@@ -48,19 +48,24 @@ public struct SampleTime: Equatable, Sendable {
 }
 
 extension LoopPlan {
-    /// Frame `index` (0-based) as an exact instant: `start + index · period / frameCount` in
-    /// fractions, with `start` and `period` read as the decimals they print as (a computed
-    /// period is a whole number of milliseconds). Falls back to the double formula when a
+    /// Frame `index` (0-based) as an exact instant on the composition's clock:
+    /// `start + j · clockPeriod / frameCount` in fractions, where `j` is `index` rotated by
+    /// `posterOffset`, with `start` and `clockPeriod` read as the decimals they print as (a
+    /// computed period is a whole number of milliseconds). Falls back to the double formula when a
     /// fraction would overflow.
     public func sampleTime(ofFrame index: Int) -> SampleTime {
+        // `--poster` rotates the loop: frame `index` of the file is loop frame `j`.
+        let offset = posterOffset
+        let j = offset == 0 ? index : (index % frameCount + offset) % frameCount
+        let period = clockPeriod
         if let p = Rational(decimal: period), let s = Rational(decimal: start),
             let step = p.divided(by: Rational(Int64(frameCount))),
-            let offset = step.multiplied(by: Rational(Int64(index))),
+            let offset = step.multiplied(by: Rational(Int64(j))),
             let t = s.adding(offset)
         {
             return SampleTime(exact: t)
         }
-        return SampleTime(inexact: start + Double(index) * period / Double(frameCount))
+        return SampleTime(inexact: start + Double(j) * period / Double(frameCount))
     }
 
     /// All frame instants in order (see `sampleTime(ofFrame:)`).

@@ -16,10 +16,14 @@ struct ListCommandTests {
         #expect(lines[start + 2] == "  canvas 64×64 pt, 30 fps, 4 s loop, 120 frames")
         #expect(lines[start + 3] == "  params:")
         #expect(lines[start + 4] == "    color             = #007AFF  colour  stroke colour (SwiftUI Color.blue)")
-        #expect(lines[start + 5] == "    strokeWidth       = 4        number  stroke width in points (0.5…32)")
+        #expect(
+            lines[start + 5]
+                == "    size              = 64       number  loader size: canvas width and height in points; the circle's diameter is 50/64 of it (50 pt at 64) (8…4096)"
+        )
+        // A default derived from size ("$size / 16") lists its value at the defaults.
         #expect(
             lines[start + 6]
-                == "    size              = 64       number  loader size: canvas width and height in points; the circle's diameter is 50/64 of it (50 pt at 64) (8…4096)"
+                == "    strokeWidth       = 4        number  stroke width in points; follows size (4 pt at 64) unless set (0.5…32)"
         )
         #expect(lines[start + 8] == "    rotationDuration  = 4        number  seconds per full clockwise turn (≥ 0.01)")
     }
