@@ -16,6 +16,38 @@ public enum FontLibrary {
         guard let face = FontFaces.shared.face(family: family, weight: .regular) else { return nil }
         return face.matchedFamily.caseInsensitiveCompare(family) == .orderedSame ? face.matchedFamily : nil
     }
+
+    /// The box `SceneRenderer` sets `string` in, in points: Cairo's `x_advance` of the string and
+    /// the font's ascent + descent at `size` points, with the renderer's font options (hinting
+    /// and hinted metrics off, so the numbers scale linearly and do not depend on `--scale`).
+    /// nil when fontconfig yields no face or Cairo fails.
+    public static func measure(_ string: String, family: String, size: Double, weight: FontWeight)
+        -> TextMeasurement?
+    {
+        guard let face = FontFaces.shared.face(family: family, weight: weight),
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        if let options = cairo_font_options_create() {
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
+        cairo_set_font_face(cr, face.face)
+        cairo_set_font_size(cr, size)
+        var font = cairo_font_extents_t()
+        cairo_font_extents(cr, &font)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, string, &extents)
+        guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, extents.x_advance.isFinite, font.ascent.isFinite,
+            font.descent.isFinite
+        else { return nil }
+        return TextMeasurement(width: max(0, extents.x_advance), height: max(0, font.ascent + font.descent))
+    }
 }
 
 /// One matched font: the Cairo face and the family fontconfig chose.

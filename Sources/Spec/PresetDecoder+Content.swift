@@ -15,14 +15,12 @@ extension PresetDecoder {
 
     func decodeReplication(_ o: ObjectReader) -> Replication? {
         guard let v = o.required("instanceCount", expected: "a whole number of copies ≥ 1") else { return nil }
-        guard
-            let count = context.number(
-                v, o.path("instanceCount"), where: { $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() },
-                expected: "a whole number of copies in 1…1000")
-        else {
-            return nil
-        }
-        var replication = Replication(instanceCount: Int(count))
+        let count = context.number(
+            v, o.path("instanceCount"), where: { $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() },
+            expected: "a whole number of copies in 1…1000")
+        // A bad count is reported once; the other keys are still read (and checked), so they are
+        // neither reported as unknown nor left unchecked.
+        var replication = Replication(instanceCount: count.map { Int($0) } ?? 1)
         if let v = o.value("instanceTransform"),
             let t = context.object(
                 v, o.path("instanceTransform"), what: "an instance transform {\"offset\", \"rotation\", \"scale\"}")
@@ -39,7 +37,7 @@ extension PresetDecoder {
         {
             replication.instanceAlphaOffset = a
         }
-        return replication
+        return count == nil ? nil : replication
     }
 
     func decodeText(_ o: ObjectReader) -> ShapeGeometry? {
@@ -106,6 +104,26 @@ extension PresetDecoder {
         }
         context.pendingTextValues = declared
         return .text(TextContent(template: template, fontFamily: family, fontSize: size, fontWeight: weight))
+    }
+
+    /// Measures a named text layer's text (its template filled with the declared `values`, as
+    /// frame 0 shows it before any animation) for the `@name.width` and `@name.height` of the
+    /// expressions after it. A layer with errors, or a font that cannot be loaded, is
+    /// remembered as unmeasured so references to it add no second error.
+    func measureTextLayer(named name: String, _ state: LayerState, valid: Bool, _ o: ObjectReader) {
+        guard let measure = context.measureText, case .text(let content) = state.shape else { return }
+        guard valid, case .success(let parts) = TextTemplate.parse(content.template) else {
+            context.unmeasuredTextLayers.insert(name)
+            return
+        }
+        guard let box = measure(TextTemplate.render(parts, values: state.values), content) else {
+            context.unmeasuredTextLayers.insert(name)
+            context.error(
+                o.path("font"), o.object["font"]?.location ?? o.location,
+                "cannot measure the text of \"\(name)\": no font for family \"\(content.fontFamily)\" could be loaded")
+            return
+        }
+        context.textMeasurements[name] = box
     }
 
     /// Text colour (`color`, default black) into `fillColor`, and the declared values.

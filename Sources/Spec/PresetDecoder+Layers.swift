@@ -107,6 +107,7 @@ extension PresetDecoder {
         }
         if type == .text {
             decodeTextPaint(o, into: &state)
+            if let name { measureTextLayer(named: name, state, valid: shape != nil, o) }
         }
 
         var children: [Layer] = []
