@@ -125,7 +125,9 @@ public enum Exporter {
     /// Measures text as the renderer sets it (`FontLibrary.measure`), for the decoder's
     /// `@name.width` and `@name.height`.
     public static let measureText: TextMeasurer = { string, content in
-        FontLibrary.measure(string, family: content.fontFamily, size: content.fontSize, weight: content.fontWeight)
+        FontLibrary.measure(
+            string, family: content.fontFamily, size: content.fontSize, weight: content.fontWeight,
+            features: content.features)
     }
 
     /// Makes every target of `request` and hands its files to `sink` (targets with

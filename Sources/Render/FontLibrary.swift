@@ -21,9 +21,12 @@ public enum FontLibrary {
     /// the font's ascent + descent at `size` points, with the renderer's font options (hinting
     /// and hinted metrics off, so the numbers scale linearly and do not depend on `--scale`).
     /// nil when fontconfig yields no face or Cairo fails.
-    public static func measure(_ string: String, family: String, size: Double, weight: FontWeight)
-        -> TextMeasurement?
-    {
+    ///
+    /// With `features`, the width is the advance of the string as `TextShaper` shapes it
+    /// (HarfBuzz, the font's default features plus these), which is how it is then drawn.
+    public static func measure(
+        _ string: String, family: String, size: Double, weight: FontWeight, features: [String] = []
+    ) -> TextMeasurement? {
         guard let face = FontFaces.shared.face(family: family, weight: weight),
             let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
         else { return nil }
@@ -46,18 +49,26 @@ public enum FontLibrary {
         guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, extents.x_advance.isFinite, font.ascent.isFinite,
             font.descent.isFinite
         else { return nil }
-        return TextMeasurement(width: max(0, extents.x_advance), height: max(0, font.ascent + font.descent))
+        var width = extents.x_advance
+        if !features.isEmpty {
+            guard let shaped = face.shaper?.shape(string, size: size, features: features) else { return nil }
+            width = shaped.advance
+        }
+        return TextMeasurement(width: max(0, width), height: max(0, font.ascent + font.descent))
     }
 }
 
-/// One matched font: the Cairo face and the family fontconfig chose.
+/// One matched font: the Cairo face, the family fontconfig chose, and a HarfBuzz shaper over
+/// the same font file (nil when the file cannot be read by HarfBuzz).
 final class FontFace: @unchecked Sendable {
     let face: OpaquePointer
     let matchedFamily: String
+    let shaper: TextShaper?
 
-    init(face: OpaquePointer, matchedFamily: String) {
+    init(face: OpaquePointer, matchedFamily: String, shaper: TextShaper?) {
         self.face = face
         self.matchedFamily = matchedFamily
+        self.shaper = shaper
     }
 
     deinit { cairo_font_face_destroy(face) }
@@ -109,6 +120,14 @@ final class FontFaces: @unchecked Sendable {
         if FcPatternGetString(matched, FC_FAMILY, 0, &familyName) == FcResultMatch, let familyName {
             matchedFamily = String(cString: UnsafeRawPointer(familyName).assumingMemoryBound(to: CChar.self))
         }
+        var file: UnsafeMutablePointer<FcChar8>?
+        var index: Int32 = 0
+        var shaper: TextShaper?
+        if FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file {
+            _ = FcPatternGetInteger(matched, FC_INDEX, 0, &index)
+            let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+            shaper = TextShaper(file: path, faceIndex: index)
+        }
         guard let face = cairo_ft_font_face_create_for_pattern(matched) else {
             FcPatternDestroy(matched)
             return nil
@@ -118,6 +137,6 @@ final class FontFaces: @unchecked Sendable {
             cairo_font_face_destroy(face)
             return nil
         }
-        return FontFace(face: face, matchedFamily: matchedFamily)
+        return FontFace(face: face, matchedFamily: matchedFamily, shaper: shaper)
     }
 }

@@ -427,22 +427,23 @@ extension PresetDecoder {
     }
 
     /// Whether an animated `value` of `property` lies in the property's range; reports it at
-    /// `path` when not.
+    /// `path` (with `note` appended) when not, unless `path` is nil.
     func inRange(
-        _ value: AnimatableValue, _ property: AnimatableProperty, _ path: String, _ location: SourceLocation?
+        _ value: AnimatableValue, _ property: AnimatableProperty, _ path: String?, _ location: SourceLocation?,
+        note: String = ""
     ) -> Bool {
         guard let range = Self.valueRange(of: property) else { return true }
+        let found: String
         switch value {
         case .number(let n) where !range.valid(n):
-            context.error(path, location, "expected \(range.expected), found \(formatNumber(n))")
-            return false
+            found = formatNumber(n)
         case .point(let p) where !range.valid(p.x) || !range.valid(p.y):
-            context.error(
-                path, location, "expected \(range.expected), found [\(formatNumber(p.x)), \(formatNumber(p.y))]")
-            return false
+            found = "[\(formatNumber(p.x)), \(formatNumber(p.y))]"
         default:
             return true
         }
+        if let path { context.error(path, location, "expected \(range.expected), found \(found)\(note)") }
+        return false
     }
 
     private func keyframes(_ o: ObjectReader, property: AnimatableProperty) -> Keyframes? {
@@ -453,14 +454,11 @@ extension PresetDecoder {
         guard let v = o.value("values"), let items = context.array(v, o.path("values"), of: "keyframe values") else {
             return nil
         }
-        let values = items.enumerated().compactMap { i, item -> AnimatableValue? in
-            let path = "\(o.path("values"))[\(i)]"
-            guard let value = animatableValue(item, path, kind: property.valueKind),
-                inRange(value, property, path, item.location)
-            else { return nil }
-            return value
+        let values = items.enumerated().compactMap { i, item in
+            animatableValue(item, "\(o.path("values"))[\(i)]", kind: property.valueKind)
         }
         guard values.count == items.count else { return nil }
+
         let n = values.count
         let minimum = mode == .discrete ? 1 : 2
         guard n >= minimum else {
@@ -543,6 +541,14 @@ extension PresetDecoder {
             // evaluator then traverses at constant speed (its own arc-length table).
             keyTimes = mode == .paced ? times : (0..<n).map { Double($0) / Double(n - 1) }
             timingFunctions = Array(repeating: .linear, count: n - 1)
+        }
+        // After the list's own checks: the first value out of the property's range, once.
+        if let i = values.indices.first(where: { !inRange(values[$0], property, nil, nil) }) {
+            let others = values.indices.dropFirst(i + 1).filter { !inRange(values[$0], property, nil, nil) }.count
+            _ = inRange(
+                values[i], property, "\(o.path("values"))[\(i)]", items[i].location,
+                note: others == 0 ? "" : " (and \(others) later values out of range)")
+            return nil
         }
         return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode)
     }

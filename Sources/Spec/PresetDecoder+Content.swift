@@ -7,7 +7,9 @@ import Geometry
 /// rotation3D effects.
 extension PresetDecoder {
     static let instanceTransformKeys = ["offset", "rotation", "scale"]
-    static let fontKeys = ["family", "size", "weight"]
+    static let fontKeys = ["family", "size", "weight", "features"]
+    /// Most OpenType features one text layer may list.
+    static let maximumFontFeatures = 32
     static let rotation3DKeys = ["angle", "axis", "anchor", "anchorZ", "perspective"]
     /// The font presets get when they name none: installed by `make deps` (Debian fonts-inter),
     /// the closest open design to Apple's SF Pro.
@@ -47,6 +49,7 @@ extension PresetDecoder {
         var family = Self.defaultFontFamily
         var size = 17.0
         var weight = FontWeight.regular
+        var features: [String] = []
         if let fv = o.value("font"),
             let f = context.object(fv, o.path("font"), what: "a font {\"family\", \"size\", \"weight\"}")
         {
@@ -72,6 +75,7 @@ extension PresetDecoder {
             if let w = f.value("weight").flatMap({ context.enumeration($0, f.path("weight"), as: FontWeight.self) }) {
                 weight = w
             }
+            if let v = f.value("features") { features = fontFeatures(v, f.path("features")) }
             f.finish(context: "a font", known: Self.fontKeys)
         }
         // Placeholders must name declared values.
@@ -103,7 +107,41 @@ extension PresetDecoder {
             }
         }
         context.pendingTextValues = declared
-        return .text(TextContent(template: template, fontFamily: family, fontSize: size, fontWeight: weight))
+        return .text(
+            TextContent(template: template, fontFamily: family, fontSize: size, fontWeight: weight, features: features))
+    }
+
+    /// `font.features`: OpenType feature tags, `"tnum"` on or `"-kern"` off. A tag is four
+    /// letters or digits (OpenType's registered tags are lowercase: `tnum`, `ss01`, `case`);
+    /// a tag may appear once.
+    private func fontFeatures(_ v: JSONValue, _ path: String) -> [String] {
+        guard let items = context.array(v, path, of: "OpenType feature tags such as \"tnum\"") else { return [] }
+        guard items.count <= Self.maximumFontFeatures else {
+            context.error(path, v.location, "at most \(Self.maximumFontFeatures) features, found \(items.count)")
+            return []
+        }
+        var features: [String] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let s = context.string(item, p) else { continue }
+            let tag = s.hasPrefix("-") ? String(s.dropFirst()) : s
+            let isTagCharacter = { (c: Unicode.Scalar) in
+                ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+            }
+            guard tag.unicodeScalars.count == 4, tag.unicodeScalars.allSatisfy(isTagCharacter) else {
+                context.error(
+                    p, item.location,
+                    "expected an OpenType feature tag of 4 letters or digits, e.g. \"tnum\" (tabular digits) or \"-kern\" (kerning off), found \"\(abbreviated(s))\""
+                )
+                continue
+            }
+            if features.contains(where: { $0 == tag || $0 == "-" + tag }) {
+                context.error(p, item.location, "feature \"\(tag)\" is listed twice")
+                continue
+            }
+            features.append(s)
+        }
+        return features
     }
 
     /// Measures a named text layer's text (its template filled with the declared `values`, as
