@@ -60,6 +60,19 @@ struct PresetFormatGapsCLITests {
                                   { "keyPath": "transform.translation.y", "fromValue": 0, "toValue": 0, "duration": 1 } ] }
               ] }
             """, to: dir + "/bar.json")
+        // The schema an editor checks with agrees: the key paths, @label.width and features.
+        let schema = try runPython(
+            """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            preset = json.load(open(sys.argv[2]))
+            print(len(list(jsonschema.Draft7Validator(schema).iter_errors(preset))))
+            preset["layers"][0]["font"]["features"] = ["tnum", "-kern"]
+            print(len(list(jsonschema.Draft7Validator(schema).iter_errors(preset))))
+            preset["layers"][0]["font"]["features"] = ["tabular"]
+            print(len(list(jsonschema.Draft7Validator(schema).iter_errors(preset))))
+            """, arguments: [packageRoot + "/schema/preset.schema.json", dir + "/bar.json"])
+        #expect(schema.stdout == "0\n0\n1\n", "\(schema.stdout)\(schema.stderr)")
         let run = try runTool(["bar.json", "--time", "0.5", "-o", "f.png"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(listing(dir) == ["bar.json", "f.png"])

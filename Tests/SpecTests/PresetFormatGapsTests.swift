@@ -69,6 +69,13 @@ private func rect(animations: String) -> String {
     #expect(state.shape == .rect(center: Point(x: 50, y: 30), size: Point(x: 37.5, y: 10), cornerRadius: 0))
     AnimatableProperty.sizeHeight.apply(.number(-3), to: &state)
     #expect(state.shape.size == Point(x: 37.5, y: 0))
+    // A state binding drives one side too (a progress bar bound to a state variable).
+    let bound = try decode(
+        preset(
+            #"{ "type": "rect", "center": [5, 5], "size": [4, 4], "fill": "red", "bind": { "size.width": "$p * 2" } }"#,
+            extra: #" "state": { "p": 0 }, "#)
+    ).composition
+    #expect(bound.layers[0].bindings.map(\.property) == [.sizeWidth])
     // Only shapes with a size have the key paths.
     #expect(
         errors(
