@@ -38,9 +38,9 @@ final class TextShaper: @unchecked Sendable {
     /// `"-kern"`): the glyphs with pen positions in points from the start of the baseline (y
     /// down, as Cairo's), and the total advance width in points.
     func shape(_ string: String, size: Double, features: [String]) -> (glyphs: [cairo_glyph_t], advance: Double)? {
-        guard let buffer = hb_buffer_create() else { return nil }
-        defer { hb_buffer_destroy(buffer) }
         let utf8 = Array(string.utf8)
+        guard utf8.count < Int(Int32.max), let buffer = hb_buffer_create() else { return nil }
+        defer { hb_buffer_destroy(buffer) }
         utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
                 hb_buffer_add_utf8(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count))

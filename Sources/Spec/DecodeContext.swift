@@ -25,10 +25,14 @@ final class DecodeContext {
     var fontAvailable: (@Sendable (String) -> Bool)?
     /// Measures text in the renderer's fonts, when the caller can (`@name.width`).
     var measureText: TextMeasurer?
-    /// Measured boxes of the named text layers decoded so far, by layer name.
+    /// The named text layers decoded so far, by name: the text as frame 0 shows it and its
+    /// font, measured on first use (`@name.width`) so that a preset that measures nothing loads
+    /// no font here.
+    var measurableText: [String: (string: String, content: TextContent)] = [:]
+    /// Measurements made so far, by layer name.
     var textMeasurements: [String: TextMeasurement] = [:]
-    /// Names of text layers whose text could not be measured (already reported), so references
-    /// to them stay quiet.
+    /// Names of text layers that have errors, or whose text could not be measured (already
+    /// reported), so references to them stay quiet.
     var unmeasuredTextLayers: Set<String> = []
     /// Locations of the object members read so far, by JSONPath (`Composition.sourceLocations`).
     var locations: [String: SourceLocation] = [:]
@@ -102,12 +106,13 @@ final class DecodeContext {
         var ok = true
         for name in parsed.parameterNames {
             if name.hasPrefix("@") {
-                if measurement(name) == nil {
+                let layer = String(name.dropFirst().prefix { $0 != "." })
+                if measure(layer) == nil {
                     ok = false
-                    let layer = String(name.dropFirst().prefix { $0 != "." })
                     if !unmeasuredTextLayers.contains(layer) {
                         error(path, value.location, unknownMeasurementMessage(layer))
                     }
+                    unmeasuredTextLayers.insert(layer)
                 }
                 continue
             }
@@ -173,6 +178,17 @@ final class DecodeContext {
         return "expected \(what) without a unit, e.g. \(formatNumber(example)), found \"\(text)\""
     }
 
+    /// The box of the text layer named `layer`, measured on first use; nil when there is no
+    /// such layer (before this point), no measurer, or its font cannot be loaded.
+    private func measure(_ layer: String) -> TextMeasurement? {
+        if let box = textMeasurements[layer] { return box }
+        guard !unmeasuredTextLayers.contains(layer), let measureText, let text = measurableText[layer],
+            let box = measureText(text.string, text.content)
+        else { return nil }
+        textMeasurements[layer] = box
+        return box
+    }
+
     /// The value of `@layer.width` or `@layer.height`, when that text layer was measured.
     private func measurement(_ reference: String) -> Double? {
         let parts = reference.dropFirst().split(separator: ".")
@@ -184,9 +200,13 @@ final class DecodeContext {
         if measureText == nil {
             return "@\(layer) measures text, which needs the renderer's fonts; this caller decodes without them"
         }
+        if let text = measurableText[layer] {
+            return
+                "cannot measure the text of \"\(layer)\": no font for family \"\(text.content.fontFamily)\" could be loaded"
+        }
         var message =
             "no text layer named \"\(layer)\" before this value (@NAME.width measures a text layer named earlier in the file)"
-        if let near = suggestion(for: layer, among: textMeasurements.keys.sorted()) {
+        if let near = suggestion(for: layer, among: measurableText.keys.sorted()) {
             message += "; did you mean @\(near)?"
         }
         return message

@@ -144,24 +144,17 @@ extension PresetDecoder {
         return features
     }
 
-    /// Measures a named text layer's text (its template filled with the declared `values`, as
-    /// frame 0 shows it before any animation) for the `@name.width` and `@name.height` of the
-    /// expressions after it. A layer with errors, or a font that cannot be loaded, is
-    /// remembered as unmeasured so references to it add no second error.
-    func measureTextLayer(named name: String, _ state: LayerState, valid: Bool, _ o: ObjectReader) {
-        guard let measure = context.measureText, case .text(let content) = state.shape else { return }
+    /// Makes a named text layer's text (its template filled with the declared `values`, as
+    /// frame 0 shows it before any animation) measurable by the `@name.width` and
+    /// `@name.height` of the expressions after it. A layer with errors is remembered as
+    /// unmeasurable, so references to it add no second error.
+    func registerMeasurableText(named name: String, _ state: LayerState, valid: Bool) {
+        guard case .text(let content) = state.shape else { return }
         guard valid, case .success(let parts) = TextTemplate.parse(content.template) else {
             context.unmeasuredTextLayers.insert(name)
             return
         }
-        guard let box = measure(TextTemplate.render(parts, values: state.values), content) else {
-            context.unmeasuredTextLayers.insert(name)
-            context.error(
-                o.path("font"), o.object["font"]?.location ?? o.location,
-                "cannot measure the text of \"\(name)\": no font for family \"\(content.fontFamily)\" could be loaded")
-            return
-        }
-        context.textMeasurements[name] = box
+        context.measurableText[name] = (TextTemplate.render(parts, values: state.values), content)
     }
 
     /// Text colour (`color`, default black) into `fillColor`, and the declared values.

@@ -107,7 +107,7 @@ extension PresetDecoder {
         }
         if type == .text {
             decodeTextPaint(o, into: &state)
-            if let name { measureTextLayer(named: name, state, valid: shape != nil, o) }
+            if let name { registerMeasurableText(named: name, state, valid: shape != nil) }
         }
 
         var children: [Layer] = []

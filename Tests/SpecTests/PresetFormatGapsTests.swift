@@ -310,15 +310,28 @@ private func rect(animations: String) -> String {
     // Without the renderer's fonts the decoder says so rather than guessing.
     #expect(
         errors(json, measure: nil) == [
-            "$.layers[1].center[0]: @label measures text, which needs the renderer's fonts; this caller decodes without them",
-            "$.layers[1].size[1]: @label measures text, which needs the renderer's fonts; this caller decodes without them",
+            "$.layers[1].center[0]: @label measures text, which needs the renderer's fonts; this caller decodes without them"
         ])
-    // A font that cannot be loaded is one error, at the text layer.
+    // A font that cannot be loaded is one error, at the first value that measures it.
     let noFont = errors(json, measure: { _, _ in nil })
     #expect(
         noFont == [
-            "$.layers[0].font: cannot measure the text of \"label\": no font for family \"Inter\" could be loaded"
+            "$.layers[1].center[0]: cannot measure the text of \"label\": no font for family \"Inter\" could be loaded"
         ])
+    // Text nobody measures is not measured.
+    let counter = MeasureCounter()
+    _ = try decode(
+        preset(#"{ "type": "text", "name": "label", "text": "x" }"#), measure: { _, _ in counter.count() })
+    #expect(counter.calls == 0)
+}
+
+/// Counts the calls of a measurer (which must be `Sendable`).
+private final class MeasureCounter: @unchecked Sendable {
+    private(set) var calls = 0
+    func count() -> TextMeasurement? {
+        calls += 1
+        return nil
+    }
 }
 
 @Test func measurementReferencesParse() throws {
