@@ -458,7 +458,6 @@ extension PresetDecoder {
             animatableValue(item, "\(o.path("values"))[\(i)]", kind: property.valueKind)
         }
         guard values.count == items.count else { return nil }
-
         let n = values.count
         let minimum = mode == .discrete ? 1 : 2
         guard n >= minimum else {
