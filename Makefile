@@ -31,7 +31,8 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # release build uses the same flags so that switching products never rebuilds the package.
 RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
 
-# Debian packages: the C libraries we link (Cairo with fontconfig, giflib, libimagequant, libpng,
+# Debian packages: the C libraries we link (Cairo with fontconfig, HarfBuzz for text layers
+# with OpenType features, giflib, libimagequant, libpng,
 # libwebp + libwebpmux for animated WebP);
 # the pinned text font (Inter, fonts-inter); for the tests Pillow, the independent GIF decoder
 # (Debian's python3 at /usr/bin/python3), jsonschema for the schema tests, ImageMagick, ffmpeg and
@@ -42,7 +43,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
 # effort .max and libdeflate (libdeflate-dev) compresses its frames at level 12, close to
 # 7-Zip's deflate and much faster; apngdis splits our APNGs into frames for a structural check in the tests, and
 # apngasm is the APNG peer bench-peers measures.
-DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
+DEB_PACKAGES := pkg-config libcairo2-dev libharfbuzz-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
 	libzopfli-dev libdeflate-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
 	chromium strace apngdis apngasm godot3-server
 # godot3-server: headless Godot 3 that SheetEngineTests uses to load the --sheet-format godot

@@ -20,6 +20,9 @@ let package = Package(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-ft",
             providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(
+            name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
             name: "CGif", path: "Sources/CGif",
             providers: [.apt(["libgif-dev"])]),
         .systemLibrary(
@@ -46,8 +49,9 @@ let package = Package(
         .target(name: "Geometry"),
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
-        .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CPNG"]),
-        .target(name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
+        .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz", "CPNG"]),
+        .target(
+            name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),

@@ -194,7 +194,7 @@ enum JobPlanner {
         }
         var loaded = try PresetLoader.decode(
             bytes: bytes, file: path.description, overrides: overrides,
-            fontAvailable: checkFonts ? Exporter.fontAvailable : nil)
+            fontAvailable: checkFonts ? Exporter.fontAvailable : nil, measureText: Exporter.measureText)
         // As `PresetLoader.load` sets it; the decoder finds image layers beside the file named
         // by `file:` (a folder whose name is not UTF-8 is not found there).
         loaded.directory = (path.description as NSString).deletingLastPathComponent

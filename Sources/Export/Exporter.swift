@@ -122,6 +122,14 @@ public enum Exporter {
     /// Whether fontconfig has a font family (for the decoder's `font-missing` lint).
     public static let fontAvailable: @Sendable (String) -> Bool = { FontLibrary.installedFamily($0) != nil }
 
+    /// Measures text as the renderer sets it (`FontLibrary.measure`), for the decoder's
+    /// `@name.width` and `@name.height`.
+    public static let measureText: TextMeasurer = { string, content in
+        FontLibrary.measure(
+            string, family: content.fontFamily, size: content.fontSize, weight: content.fontWeight,
+            features: content.features)
+    }
+
     /// Makes every target of `request` and hands its files to `sink` (targets with
     /// `written == false` are made but their files dropped). Targets with the same frame plan
     /// share one `RenderedFrames`, so a loop that fits its cache is rendered once; each format

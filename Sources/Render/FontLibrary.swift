@@ -16,16 +16,59 @@ public enum FontLibrary {
         guard let face = FontFaces.shared.face(family: family, weight: .regular) else { return nil }
         return face.matchedFamily.caseInsensitiveCompare(family) == .orderedSame ? face.matchedFamily : nil
     }
+
+    /// The box `SceneRenderer` sets `string` in, in points: Cairo's `x_advance` of the string and
+    /// the font's ascent + descent at `size` points, with the renderer's font options (hinting
+    /// and hinted metrics off, so the numbers scale linearly and do not depend on `--scale`).
+    /// nil when fontconfig yields no face or Cairo fails.
+    ///
+    /// With `features`, the width is the advance of the string as `TextShaper` shapes it
+    /// (HarfBuzz, the font's default features plus these), which is how it is then drawn.
+    public static func measure(
+        _ string: String, family: String, size: Double, weight: FontWeight, features: [String] = []
+    ) -> TextMeasurement? {
+        guard let face = FontFaces.shared.face(family: family, weight: weight),
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        if let options = cairo_font_options_create() {
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
+        cairo_set_font_face(cr, face.face)
+        cairo_set_font_size(cr, size)
+        var font = cairo_font_extents_t()
+        cairo_font_extents(cr, &font)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, string, &extents)
+        guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, extents.x_advance.isFinite, font.ascent.isFinite,
+            font.descent.isFinite
+        else { return nil }
+        var width = extents.x_advance
+        if !features.isEmpty {
+            guard let shaped = face.shaper?.shape(string, size: size, features: features) else { return nil }
+            width = shaped.advance
+        }
+        return TextMeasurement(width: max(0, width), height: max(0, font.ascent + font.descent))
+    }
 }
 
-/// One matched font: the Cairo face and the family fontconfig chose.
+/// One matched font: the Cairo face, the family fontconfig chose, and a HarfBuzz shaper over
+/// the same font file (nil when the file cannot be read by HarfBuzz).
 final class FontFace: @unchecked Sendable {
     let face: OpaquePointer
     let matchedFamily: String
+    let shaper: TextShaper?
 
-    init(face: OpaquePointer, matchedFamily: String) {
+    init(face: OpaquePointer, matchedFamily: String, shaper: TextShaper?) {
         self.face = face
         self.matchedFamily = matchedFamily
+        self.shaper = shaper
     }
 
     deinit { cairo_font_face_destroy(face) }
@@ -77,6 +120,14 @@ final class FontFaces: @unchecked Sendable {
         if FcPatternGetString(matched, FC_FAMILY, 0, &familyName) == FcResultMatch, let familyName {
             matchedFamily = String(cString: UnsafeRawPointer(familyName).assumingMemoryBound(to: CChar.self))
         }
+        var file: UnsafeMutablePointer<FcChar8>?
+        var index: Int32 = 0
+        var shaper: TextShaper?
+        if FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file {
+            _ = FcPatternGetInteger(matched, FC_INDEX, 0, &index)
+            let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+            shaper = TextShaper(file: path, faceIndex: index)
+        }
         guard let face = cairo_ft_font_face_create_for_pattern(matched) else {
             FcPatternDestroy(matched)
             return nil
@@ -86,6 +137,6 @@ final class FontFaces: @unchecked Sendable {
             cairo_font_face_destroy(face)
             return nil
         }
-        return FontFace(face: face, matchedFamily: matchedFamily)
+        return FontFace(face: face, matchedFamily: matchedFamily, shaper: shaper)
     }
 }

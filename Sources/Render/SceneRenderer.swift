@@ -294,14 +294,25 @@ public enum SceneRenderer {
         cairo_set_font_size(cr, text.fontSize)
         var font = cairo_font_extents_t()
         cairo_font_extents(cr, &font)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, text.string, &extents)
-        let width = extents.x_advance
         let height = font.ascent + font.descent
-        cairo_move_to(cr, -text.anchor.x * width, -text.anchor.y * height + font.ascent)
         let c = text.color
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
-        cairo_show_text(cr, text.string)
+        guard !text.features.isEmpty else {
+            // Unshaped: Cairo's own text API, glyph by glyph (every bundled preset).
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, text.string, &extents)
+            let width = extents.x_advance
+            cairo_move_to(cr, -text.anchor.x * width, -text.anchor.y * height + font.ascent)
+            cairo_show_text(cr, text.string)
+            return
+        }
+        guard let shaped = face.shaper?.shape(text.string, size: text.fontSize, features: text.features) else {
+            throw RenderError("cannot shape text in family \"\(text.fontFamily)\" with HarfBuzz")
+        }
+        let x = -text.anchor.x * shaped.advance
+        let y = -text.anchor.y * height + font.ascent
+        var glyphs = shaped.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x + x, y: $0.y + y) }
+        cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
     }
 
     private static func drawImage(_ image: ImageDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer)

@@ -52,8 +52,13 @@ public enum AnimatableProperty: Equatable, Sendable {
     case center
     /// `radius` of a circle or arc (points).
     case radius
-    /// `size` [w, h] of an ellipse or rect (points).
+    /// `size` [w, h] of an ellipse, rect or image (points).
     case size
+    /// `size.width` of an ellipse, rect or image (points): one dimension of `size`, such as a
+    /// progress bar's fill growing from its left edge (anchor `[0, 0.5]` at a fixed `position`).
+    case sizeWidth
+    /// `size.height` of an ellipse, rect or image (points).
+    case sizeHeight
     /// `cornerRadius` of a rect (points).
     case cornerRadius
     /// `startAngle` of an arc (degrees).
@@ -90,14 +95,39 @@ public enum AnimatableProperty: Equatable, Sendable {
         ("center", .center),
         ("radius", .radius),
         ("size", .size),
+        ("size.width", .sizeWidth),
+        ("size.height", .sizeHeight),
         ("cornerRadius", .cornerRadius),
         ("startAngle", .startAngle),
         ("endAngle", .endAngle),
     ]
 
+    /// Core Animation spellings read as the preset key path they mean (`transform.scale` is
+    /// `scale`; `transform.translation`, whose translation CA applies after the layer's rotation
+    /// and scale, in the parent's coordinates, is exactly `offset`).
+    public static let keyPathAliases: [(alias: String, keyPath: String)] = [
+        ("transform.scale", "scale"),
+        ("transform.scale.x", "scale.x"),
+        ("transform.scale.y", "scale.y"),
+        ("transform.translation", "offset"),
+        ("transform.translation.x", "offset.x"),
+        ("transform.translation.y", "offset.y"),
+    ]
+
     /// Every key path spelling, for suggestions ("did you mean").
     public static var knownKeyPaths: [String] {
-        fixedKeyPaths.map(\.keyPath) + ["rotation3D.angle", "rotation3D[1].angle", "values.NAME"]
+        fixedKeyPaths.map(\.keyPath) + keyPathAliases.map(\.alias)
+            + ["rotation3D.angle", "rotation3D[1].angle", "values.NAME"]
+    }
+
+    /// The key paths a layer drawing `shape` with `rotation3DCount` 3D rotations and text
+    /// `values` named `valueNames` takes, in documentation order (aliases left out), for the
+    /// message that lists them when a key path names nothing close.
+    public static func keyPaths(for shape: ShapeGeometry, rotation3DCount: Int, valueNames: [String]) -> [String] {
+        var paths = fixedKeyPaths.filter { $0.property.applies(to: shape) }.map(\.keyPath)
+        paths += (0..<min(rotation3DCount, 16)).map { AnimatableProperty.rotation3DAngle(index: $0).keyPath }
+        if case .text = shape { paths += valueNames.sorted().map { "values.\($0)" } }
+        return paths
     }
 
     /// Reads a key path; nil when it names nothing.
@@ -154,7 +184,9 @@ public enum AnimatableProperty: Equatable, Sendable {
         case (.radius, .circle), (.radius, .arc): true
         case (.radius, _): false
         case (.size, .ellipse), (.size, .rect), (.size, .image): true
-        case (.size, _): false
+        case (.sizeWidth, .ellipse), (.sizeWidth, .rect), (.sizeWidth, .image): true
+        case (.sizeHeight, .ellipse), (.sizeHeight, .rect), (.sizeHeight, .image): true
+        case (.size, _), (.sizeWidth, _), (.sizeHeight, _): false
         case (.cornerRadius, .rect): true
         case (.cornerRadius, _): false
         case (.startAngle, .arc), (.endAngle, .arc): true
@@ -199,6 +231,8 @@ public enum AnimatableProperty: Equatable, Sendable {
         case .center: .point(state.shape.center ?? Point(x: 0, y: 0))
         case .radius: .number(state.shape.radius ?? 0)
         case .size: .point(state.shape.size ?? Point(x: 0, y: 0))
+        case .sizeWidth: .number(state.shape.size?.x ?? 0)
+        case .sizeHeight: .number(state.shape.size?.y ?? 0)
         case .cornerRadius: .number(state.shape.cornerRadius ?? 0)
         case .startAngle: .number(state.shape.arcAngles?.start ?? 0)
         case .endAngle: .number(state.shape.arcAngles?.end ?? 0)
@@ -237,6 +271,10 @@ public enum AnimatableProperty: Equatable, Sendable {
         case (.center, .point(let p)): state.shape.center = p
         case (.radius, .number(let n)): state.shape.radius = max(0, n)
         case (.size, .point(let p)): state.shape.size = Point(x: max(0, p.x), y: max(0, p.y))
+        case (.sizeWidth, .number(let n)):
+            if let s = state.shape.size { state.shape.size = Point(x: max(0, n), y: s.y) }
+        case (.sizeHeight, .number(let n)):
+            if let s = state.shape.size { state.shape.size = Point(x: s.x, y: max(0, n)) }
         case (.cornerRadius, .number(let n)): state.shape.cornerRadius = max(0, n)
         case (.startAngle, .number(let n)): state.shape.arcAngles?.start = n
         case (.endAngle, .number(let n)): state.shape.arcAngles?.end = n

@@ -23,6 +23,17 @@ final class DecodeContext {
     var namedPaths: [String: BezierPath] = [:]
     /// Whether a font family is installed, when the caller can tell.
     var fontAvailable: (@Sendable (String) -> Bool)?
+    /// Measures text in the renderer's fonts, when the caller can (`@name.width`).
+    var measureText: TextMeasurer?
+    /// The named text layers decoded so far, by name: the text as frame 0 shows it and its
+    /// font, measured on first use (`@name.width`) so that a preset that measures nothing loads
+    /// no font here.
+    var measurableText: [String: (string: String, content: TextContent)] = [:]
+    /// Measurements made so far, by layer name.
+    var textMeasurements: [String: TextMeasurement] = [:]
+    /// Names of text layers that have errors, or whose text could not be measured (already
+    /// reported), so references to them stay quiet.
+    var unmeasuredTextLayers: Set<String> = []
     /// Locations of the object members read so far, by JSONPath (`Composition.sourceLocations`).
     var locations: [String: SourceLocation] = [:]
     /// Names of the preset's state variables (`state`), for `bind` and event expressions.
@@ -89,11 +100,22 @@ final class DecodeContext {
         do {
             parsed = try Expression.parse(text)
         } catch {
-            self.error(path, value.location, "\(error.message) in \"\(text)\"")
+            self.error(path, value.location, Self.unitHint(text, path) ?? "\(error.message) in \"\(text)\"")
             return nil
         }
         var ok = true
         for name in parsed.parameterNames {
+            if name.hasPrefix("@") {
+                let layer = String(name.dropFirst().prefix { $0 != "." })
+                if measure(layer) == nil {
+                    ok = false
+                    if !unmeasuredTextLayers.contains(layer) {
+                        error(path, value.location, unknownMeasurementMessage(layer))
+                    }
+                    unmeasuredTextLayers.insert(layer)
+                }
+                continue
+            }
             switch parameters[name] {
             case .number?: continue
             case let other?:
@@ -109,6 +131,7 @@ final class DecodeContext {
         guard ok else { return nil }
         do {
             let result = try parsed.evaluate { name in
+                if name.hasPrefix("@") { return self.measurement(name) }
                 if case .number(let n)? = self.parameters[name] { return n }
                 return nil
             }
@@ -129,12 +152,83 @@ final class DecodeContext {
         case .string(let text):
             guard let parsed = try? Expression.parse(text) else { return nil }
             return parsed.exactValue { name in
+                if name.hasPrefix("@") { return self.measurement(name) }
                 if case .number(let n)? = self.parameters[name] { return n }
                 return nil
             }
         default:
             return nil
         }
+    }
+
+    /// Keys whose numbers are seconds, for the hint on a number written with a unit.
+    static let secondsKeys: Set<String> = [
+        "duration", "beginTime", "delay", "repeatDuration", "every", "at", "first", "instanceDelay",
+    ]
+
+    /// The message for a number written with a unit (`"1s"`, `"250ms"`, `"10px"`, `"90deg"`,
+    /// `"50%"`), which presets write bare: what the key takes and the number to write instead.
+    /// nil when `text` is not a plain decimal followed by one of those units.
+    static func unitHint(_ text: String, _ path: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = trimmed.prefix { "0123456789.+-".contains($0) }
+        guard !digits.isEmpty, let n = Double(digits), n.isFinite else { return nil }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let key = path.split(separator: ".").last.map(String.init) ?? ""
+        let seconds = Self.secondsKeys.contains(key)
+        let (what, example): (String, Double)
+        let secondUnits: Set<String> = ["s", "sec", "secs", "second", "seconds"]
+        switch unit {
+        case _ where secondUnits.contains(unit) && seconds:
+            (what, example) = ("a number of seconds", n)
+        case "ms" where seconds:
+            (what, example) = ("a number of seconds", n / 1000)
+        case _ where secondUnits.contains(unit) || unit == "ms":
+            (what, example) = ("a number", n)
+        case "px", "pt", "pts", "points":
+            (what, example) = ("a number of points", n)
+        case "deg", "°":
+            (what, example) = ("a number of degrees", n)
+        case "%":
+            (what, example) = ("a number (a fraction 0…1 where the key takes one)", n / 100)
+        default:
+            return nil
+        }
+        return "expected \(what) without a unit, e.g. \(formatNumber(example)), found \"\(text)\""
+    }
+
+    /// The box of the text layer named `layer`, measured on first use; nil when there is no
+    /// such layer (before this point), no measurer, or its font cannot be loaded.
+    private func measure(_ layer: String) -> TextMeasurement? {
+        if let box = textMeasurements[layer] { return box }
+        guard !unmeasuredTextLayers.contains(layer), let measureText, let text = measurableText[layer],
+            let box = measureText(text.string, text.content)
+        else { return nil }
+        textMeasurements[layer] = box
+        return box
+    }
+
+    /// The value of `@layer.width` or `@layer.height`, when that text layer was measured.
+    private func measurement(_ reference: String) -> Double? {
+        let parts = reference.dropFirst().split(separator: ".")
+        guard parts.count == 2, let box = textMeasurements[String(parts[0])] else { return nil }
+        return parts[1] == "width" ? box.width : box.height
+    }
+
+    func unknownMeasurementMessage(_ layer: String) -> String {
+        if measureText == nil {
+            return "@\(layer) measures text, which needs the renderer's fonts; this caller decodes without them"
+        }
+        if let text = measurableText[layer] {
+            return
+                "cannot measure the text of \"\(layer)\": no font for family \"\(text.content.fontFamily)\" could be loaded"
+        }
+        var message =
+            "no text layer named \"\(layer)\" before this value (@NAME.width measures a text layer named earlier in the file)"
+        if let near = suggestion(for: layer, among: measurableText.keys.sorted()) {
+            message += "; did you mean @\(near)?"
+        }
+        return message
     }
 
     func unknownParameterMessage(_ name: String) -> String {

@@ -27,10 +27,14 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
 /// expression := term (('+' | '-') term)*
 /// term       := unary (('*' | '/') unary)*
 /// unary      := '-' unary | primary
-/// primary    := number | '$' name | '(' expression ')'
+/// primary    := number | '$' name | '@' name '.' metric | '(' expression ')'
 /// number     := [0-9]+ ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?
 /// name       := [A-Za-z_] [A-Za-z0-9_]*
+/// metric     := 'width' | 'height'
 /// ```
+/// `@label.width` is a measurement of the text layer named `label` (its advance width, or its
+/// ascent + descent for `height`, in points, docs/preset-format.md "Measured text"); it is kept
+/// as `.parameter("@label.width")`, and the caller's lookup resolves it.
 /// Binary operators are left-associative; `*` and `/` bind tighter than `+` and `-`; unary
 /// minus binds tightest (`-$a * 2` is `(-$a) * 2`). Nothing else (no `^`, no unary `+`, no
 /// functions). Nesting (parentheses, unary minus and operator chains) is limited to
@@ -284,6 +288,27 @@ private struct ExpressionParser {
             var name = ""
             name.unicodeScalars.append(contentsOf: scalars[start..<position])
             return (.parameter(name), 1)
+        }
+        if scalar == "@" {
+            position += 1
+            guard let first = peek(), isNameStart(first) else {
+                throw error("expected a text layer's name after '@' (as in @label.width)")
+            }
+            let start = position
+            while let next = peek(), isNameStart(next) || isDigit(next) { position += 1 }
+            var name = ""
+            name.unicodeScalars.append(contentsOf: scalars[start..<position])
+            guard peek() == "." else { throw error("expected .width or .height after @\(name)") }
+            position += 1
+            let metricStart = position
+            while let next = peek(), isNameStart(next) { position += 1 }
+            var metric = ""
+            metric.unicodeScalars.append(contentsOf: scalars[metricStart..<position])
+            guard metric == "width" || metric == "height" else {
+                position = metricStart
+                throw error("expected width or height after @\(name).")
+            }
+            return (.parameter("@\(name).\(metric)"), 1)
         }
         if isDigit(scalar) { return (.number(try parseNumber()), 1) }
         throw error("expected a number, $name or '('", operandExpected: true)

@@ -109,13 +109,21 @@ public struct TextContent: Equatable, Sendable {
     public var fontSize: Double
     /// Font weight.
     public var fontWeight: FontWeight
+    /// OpenType feature settings in HarfBuzz's syntax, each a 4-character tag turned on
+    /// (`"tnum"`) or, after `-`, off (`"-kern"`). Empty: the text is set unshaped, glyph by
+    /// glyph with the font's default advances (Cairo's text API); otherwise it is shaped by
+    /// HarfBuzz with the font's default features plus these (docs/preset-format.md, Text).
+    public var features: [String]
 
     /// A text; see the properties.
-    public init(template: String, fontFamily: String, fontSize: Double, fontWeight: FontWeight) {
+    public init(
+        template: String, fontFamily: String, fontSize: Double, fontWeight: FontWeight, features: [String] = []
+    ) {
         self.template = template
         self.fontFamily = fontFamily
         self.fontSize = fontSize
         self.fontWeight = fontWeight
+        self.features = features
     }
 }
 

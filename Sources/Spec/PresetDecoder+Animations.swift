@@ -63,12 +63,11 @@ extension PresetDecoder {
         if let v = o.value("repeatCount") {
             if case .string(let s) = v.kind, s == "infinity" {
                 repeatCount = .infinity
+            } else if let hint = Self.repeatForeverHint(v, expected: "a count ≥ 0 or \"infinity\"") {
+                context.error(o.path("repeatCount"), v.location, hint)
             } else if case .string(let s) = v.kind, !s.contains("$"), Double(s) == nil {
-                var message = "expected a count ≥ 0 or \"infinity\", found \"\(s)\""
-                if suggestion(for: s, among: ["infinity"]) != nil || s.lowercased().hasPrefix("inf") {
-                    message += "; did you mean \"infinity\"?"
-                }
-                context.error(o.path("repeatCount"), v.location, message)
+                context.error(
+                    o.path("repeatCount"), v.location, "expected a count ≥ 0 or \"infinity\", found \"\(s)\"")
             } else if let n = context.number(
                 v, o.path("repeatCount"), where: { $0 >= 0 }, expected: "a count ≥ 0 or \"infinity\"")
             {
@@ -215,6 +214,26 @@ extension PresetDecoder {
             timingFunction: timingFunction, fillMode: fillMode, style: style, delay: delay, sourcePath: path)
     }
 
+    /// The message for a `repeatCount` that means "forever" in another API's spelling: `-1`
+    /// (Lottie, Android's `ValueAnimator.INFINITE`), `"forever"`, `"inf"`, `".infinity"`,
+    /// `"repeatForever"`, `"infinite"` (CSS) or `"∞"`. The format writes `"infinity"` (Core
+    /// Animation's `HUGE_VALF`, SwiftUI's `repeatForever`). nil for anything else.
+    static func repeatForeverHint(_ v: JSONValue, expected: String) -> String? {
+        switch v.kind {
+        case .number(let n) where n == -1:
+            return
+                "expected \(expected), found -1; a repeat without end is \"infinity\" (Core Animation's HUGE_VALF, SwiftUI's repeatForever)"
+        case .string(let s):
+            let folded = s.lowercased().filter { $0.isLetter || $0 == "∞" }
+            guard folded.hasPrefix("inf") || folded.contains("forever") || folded == "∞" || s == "-1" else {
+                return nil
+            }
+            return "expected \(expected), found \"\(abbreviated(s))\"; did you mean \"infinity\"?"
+        default:
+            return nil
+        }
+    }
+
     private func lintStrokeRange(_ values: [AnimatableValue], _ path: String, _ location: SourceLocation?) {
         let outside = values.compactMap { v -> Double? in
             if case .number(let n) = v, n < 0 || n > 1 { return n }
@@ -292,11 +311,15 @@ extension PresetDecoder {
                 "\"\(s)\" takes radians in Core Animation; presets use \"rotation\" in degrees")
             return nil
         }
-        let aliases = ["transform.scale": "scale", "transform.scale.x": "scale.x", "transform.scale.y": "scale.y"]
-        guard let property = AnimatableProperty(keyPath: aliases[s] ?? s) else {
+        let alias = AnimatableProperty.keyPathAliases.first { $0.alias == s }?.keyPath
+        guard let property = AnimatableProperty(keyPath: alias ?? s) else {
             var message = "unknown keyPath \"\(s)\""
-            if let near = suggestion(for: s, among: AnimatableProperty.knownKeyPaths) {
+            let valid = AnimatableProperty.keyPaths(
+                for: layer.shape, rotation3DCount: layer.rotation3D.count, valueNames: Array(layer.values.keys))
+            if let near = suggestion(for: s, among: valid + AnimatableProperty.knownKeyPaths) {
                 message += "; did you mean \"\(near)\"?"
+            } else {
+                message += "; \(layer.shape.kindName) layers animate \(valid.quotedList)"
             }
             context.error(o.path("keyPath"), v.location, message)
             return nil
@@ -367,15 +390,60 @@ extension PresetDecoder {
         }
         // Core Animation's from/to/by rules (semantics §4.2); the "current" value is the model value.
         let model = property.value(in: layer)
+        let ends: (AnimatableValue, AnimatableValue)
         switch (from, to, by) {
-        case let (f?, t?, nil): return .basic(property: property, from: f, to: t)
-        case let (f?, nil, b?): return .basic(property: property, from: f, to: f.adding(b))
-        case let (nil, t?, b?): return .basic(property: property, from: t.adding(b, sign: -1), to: t)
-        case let (f?, nil, nil): return .basic(property: property, from: f, to: model)
-        case let (nil, t?, nil): return .basic(property: property, from: model, to: t)
-        case let (nil, nil, b?): return .basic(property: property, from: model, to: model.adding(b))
+        case let (f?, t?, nil): ends = (f, t)
+        case let (f?, nil, b?): ends = (f, f.adding(b))
+        case let (nil, t?, b?): ends = (t.adding(b, sign: -1), t)
+        case let (f?, nil, nil): ends = (f, model)
+        case let (nil, t?, nil): ends = (model, t)
+        case let (nil, nil, b?): ends = (model, model.adding(b))
         default: return nil
         }
+        // Each end is blamed on the key that produced it (a derived end on byValue).
+        let fromKey = from != nil ? "fromValue" : "byValue"
+        let toKey = to != nil ? "toValue" : "byValue"
+        let fromOK = from == nil && by == nil || inRange(ends.0, property, o.path(fromKey), o.object[fromKey]?.location)
+        let toOK = to == nil && by == nil || inRange(ends.1, property, o.path(toKey), o.object[toKey]?.location)
+        guard fromOK, toOK else { return nil }
+        return .basic(property: property, from: ends.0, to: ends.1)
+    }
+
+    /// The range a property's value must lie in, as its static key checks it (`opacity` 0…1,
+    /// `lineWidth` ≥ 0, …), so an animated value obeys the rule a written one does; nil for
+    /// properties any number suits (strokeStart/strokeEnd are clamped when drawn, with a lint).
+    static func valueRange(of property: AnimatableProperty) -> (valid: (Double) -> Bool, expected: String)? {
+        switch property {
+        case .opacity: ({ $0 >= 0 && $0 <= 1 }, "an opacity in 0…1")
+        case .lineWidth: ({ $0 >= 0 }, "a line width in points ≥ 0")
+        case .miterLimit: ({ $0 >= 1 }, "a miter limit ≥ 1")
+        case .radius: ({ $0 >= 0 }, "a radius in points ≥ 0")
+        case .cornerRadius: ({ $0 >= 0 }, "a corner radius ≥ 0")
+        case .size: ({ $0 >= 0 }, "a size [width, height] with both ≥ 0")
+        case .sizeWidth: ({ $0 >= 0 }, "a width in points ≥ 0")
+        case .sizeHeight: ({ $0 >= 0 }, "a height in points ≥ 0")
+        default: nil
+        }
+    }
+
+    /// Whether an animated `value` of `property` lies in the property's range; reports it at
+    /// `path` (with `note` appended) when not, unless `path` is nil.
+    func inRange(
+        _ value: AnimatableValue, _ property: AnimatableProperty, _ path: String?, _ location: SourceLocation?,
+        note: String = ""
+    ) -> Bool {
+        guard let range = Self.valueRange(of: property) else { return true }
+        let found: String
+        switch value {
+        case .number(let n) where !range.valid(n):
+            found = formatNumber(n)
+        case .point(let p) where !range.valid(p.x) || !range.valid(p.y):
+            found = "[\(formatNumber(p.x)), \(formatNumber(p.y))]"
+        default:
+            return true
+        }
+        if let path { context.error(path, location, "expected \(range.expected), found \(found)\(note)") }
+        return false
     }
 
     private func keyframes(_ o: ObjectReader, property: AnimatableProperty) -> Keyframes? {
@@ -472,6 +540,14 @@ extension PresetDecoder {
             // evaluator then traverses at constant speed (its own arc-length table).
             keyTimes = mode == .paced ? times : (0..<n).map { Double($0) / Double(n - 1) }
             timingFunctions = Array(repeating: .linear, count: n - 1)
+        }
+        // After the list's own checks: the first value out of the property's range, once.
+        if let i = values.indices.first(where: { !inRange(values[$0], property, nil, nil) }) {
+            let others = values.indices.dropFirst(i + 1).filter { !inRange(values[$0], property, nil, nil) }.count
+            _ = inRange(
+                values[i], property, "\(o.path("values"))[\(i)]", items[i].location,
+                note: others == 0 ? "" : " (and \(others) later values out of range)")
+            return nil
         }
         return Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode)
     }

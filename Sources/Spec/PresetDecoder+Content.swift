@@ -7,7 +7,9 @@ import Geometry
 /// rotation3D effects.
 extension PresetDecoder {
     static let instanceTransformKeys = ["offset", "rotation", "scale"]
-    static let fontKeys = ["family", "size", "weight"]
+    static let fontKeys = ["family", "size", "weight", "features"]
+    /// Most OpenType features one text layer may list.
+    static let maximumFontFeatures = 32
     static let rotation3DKeys = ["angle", "axis", "anchor", "anchorZ", "perspective"]
     /// The font presets get when they name none: installed by `make deps` (Debian fonts-inter),
     /// the closest open design to Apple's SF Pro.
@@ -15,14 +17,12 @@ extension PresetDecoder {
 
     func decodeReplication(_ o: ObjectReader) -> Replication? {
         guard let v = o.required("instanceCount", expected: "a whole number of copies ≥ 1") else { return nil }
-        guard
-            let count = context.number(
-                v, o.path("instanceCount"), where: { $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() },
-                expected: "a whole number of copies in 1…1000")
-        else {
-            return nil
-        }
-        var replication = Replication(instanceCount: Int(count))
+        let count = context.number(
+            v, o.path("instanceCount"), where: { $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() },
+            expected: "a whole number of copies in 1…1000")
+        // A bad count is reported once; the other keys are still read (and checked), so they are
+        // neither reported as unknown nor left unchecked.
+        var replication = Replication(instanceCount: count.map { Int($0) } ?? 1)
         if let v = o.value("instanceTransform"),
             let t = context.object(
                 v, o.path("instanceTransform"), what: "an instance transform {\"offset\", \"rotation\", \"scale\"}")
@@ -39,7 +39,7 @@ extension PresetDecoder {
         {
             replication.instanceAlphaOffset = a
         }
-        return replication
+        return count == nil ? nil : replication
     }
 
     func decodeText(_ o: ObjectReader) -> ShapeGeometry? {
@@ -49,6 +49,7 @@ extension PresetDecoder {
         var family = Self.defaultFontFamily
         var size = 17.0
         var weight = FontWeight.regular
+        var features: [String] = []
         if let fv = o.value("font"),
             let f = context.object(fv, o.path("font"), what: "a font {\"family\", \"size\", \"weight\"}")
         {
@@ -74,6 +75,7 @@ extension PresetDecoder {
             if let w = f.value("weight").flatMap({ context.enumeration($0, f.path("weight"), as: FontWeight.self) }) {
                 weight = w
             }
+            if let v = f.value("features") { features = fontFeatures(v, f.path("features")) }
             f.finish(context: "a font", known: Self.fontKeys)
         }
         // Placeholders must name declared values.
@@ -105,7 +107,54 @@ extension PresetDecoder {
             }
         }
         context.pendingTextValues = declared
-        return .text(TextContent(template: template, fontFamily: family, fontSize: size, fontWeight: weight))
+        return .text(
+            TextContent(template: template, fontFamily: family, fontSize: size, fontWeight: weight, features: features))
+    }
+
+    /// `font.features`: OpenType feature tags, `"tnum"` on or `"-kern"` off. A tag is four
+    /// letters or digits (OpenType's registered tags are lowercase: `tnum`, `ss01`, `case`);
+    /// a tag may appear once.
+    private func fontFeatures(_ v: JSONValue, _ path: String) -> [String] {
+        guard let items = context.array(v, path, of: "OpenType feature tags such as \"tnum\"") else { return [] }
+        guard items.count <= Self.maximumFontFeatures else {
+            context.error(path, v.location, "at most \(Self.maximumFontFeatures) features, found \(items.count)")
+            return []
+        }
+        var features: [String] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let s = context.string(item, p) else { continue }
+            let tag = s.hasPrefix("-") ? String(s.dropFirst()) : s
+            let isTagCharacter = { (c: Unicode.Scalar) in
+                ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+            }
+            guard tag.unicodeScalars.count == 4, tag.unicodeScalars.allSatisfy(isTagCharacter) else {
+                context.error(
+                    p, item.location,
+                    "expected an OpenType feature tag of 4 letters or digits, e.g. \"tnum\" (tabular digits) or \"-kern\" (kerning off), found \"\(abbreviated(s))\""
+                )
+                continue
+            }
+            if features.contains(where: { $0 == tag || $0 == "-" + tag }) {
+                context.error(p, item.location, "feature \"\(tag)\" is listed twice")
+                continue
+            }
+            features.append(s)
+        }
+        return features
+    }
+
+    /// Makes a named text layer's text (its template filled with the declared `values`, as
+    /// frame 0 shows it before any animation) measurable by the `@name.width` and
+    /// `@name.height` of the expressions after it. A layer with errors is remembered as
+    /// unmeasurable, so references to it add no second error.
+    func registerMeasurableText(named name: String, _ state: LayerState, valid: Bool) {
+        guard case .text(let content) = state.shape else { return }
+        guard valid, case .success(let parts) = TextTemplate.parse(content.template) else {
+            context.unmeasuredTextLayers.insert(name)
+            return
+        }
+        context.measurableText[name] = (TextTemplate.render(parts, values: state.values), content)
     }
 
     /// Text colour (`color`, default black) into `fillColor`, and the declared values.

@@ -107,6 +107,7 @@ extension PresetDecoder {
         }
         if type == .text {
             decodeTextPaint(o, into: &state)
+            if let name { registerMeasurableText(named: name, state, valid: shape != nil) }
         }
 
         var children: [Layer] = []

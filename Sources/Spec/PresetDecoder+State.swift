@@ -45,7 +45,9 @@ extension PresetDecoder {
                 initial = context.number(
                     member.value, p, where: { abs($0) <= 1e15 }, expected: "a number of magnitude ≤ 1e15 or a boolean")
             }
-            if let initial { variables.append(StateVariable(name: key, initial: initial)) }
+            // A bad initial value is reported once; the name is still declared (at 0, and the
+            // preset does not render), so the expressions that use it report nothing more.
+            variables.append(StateVariable(name: key, initial: initial ?? 0))
         }
         context.stateVariables = variables.map(\.name)
         return variables
@@ -289,6 +291,10 @@ extension PresetDecoder {
         if let v = o.value("repeatCount") {
             if case .string("infinity") = v.kind {
                 repeatCount = .infinity
+            } else if let hint = Self.repeatForeverHint(
+                v, expected: "a whole number of legs in 1…10000 or \"infinity\"")
+            {
+                context.error(o.path("repeatCount"), v.location, hint)
             } else if let n = context.number(
                 v, o.path("repeatCount"), where: { $0 >= 1 && $0 <= 10_000 && $0 == $0.rounded() },
                 expected: "a whole number of legs in 1…10000 or \"infinity\"")

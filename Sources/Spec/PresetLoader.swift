@@ -40,11 +40,13 @@ public enum PresetLoader {
     ///   - fontAvailable: tells whether a font family is installed (the renderer knows, `Spec`
     ///     does not); a text layer naming a missing family gets the `font-missing` lint. nil
     ///     skips the check.
+    ///   - measureText: measures text in the renderer's fonts (`Exporter.measureText`), for
+    ///     `@name.width` and `@name.height` in expressions; nil makes those an error.
     /// - Throws: `PresetReadError` when the file cannot be read; `ParameterOverrideError` for a
     ///   bad `--set`; `PresetError` with every diagnostic when the preset has errors.
     public static func load(
         contentsOf path: String, overrides: [String: String] = [:],
-        fontAvailable: (@Sendable (String) -> Bool)? = nil
+        fontAvailable: (@Sendable (String) -> Bool)? = nil, measureText: TextMeasurer? = nil
     ) throws -> LoadedPreset {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
@@ -58,7 +60,9 @@ public enum PresetLoader {
                 ? "permission denied" : "no such file"
             throw PresetReadError(file: path, reason: reason)
         }
-        var loaded = try decode(bytes: [UInt8](data), file: path, overrides: overrides, fontAvailable: fontAvailable)
+        var loaded = try decode(
+            bytes: [UInt8](data), file: path, overrides: overrides, fontAvailable: fontAvailable,
+            measureText: measureText)
         loaded.directory = (path as NSString).deletingLastPathComponent
         return loaded
     }
@@ -68,12 +72,13 @@ public enum PresetLoader {
     ///   - bytes: UTF-8 JSON.
     ///   - file: the name to show in diagnostics.
     ///   - overrides: `--set` values by parameter name, as typed.
-    ///   - fontAvailable: see `load(contentsOf:overrides:fontAvailable:)`.
+    ///   - fontAvailable: see `load(contentsOf:overrides:fontAvailable:measureText:)`.
+    ///   - measureText: see `load(contentsOf:overrides:fontAvailable:measureText:)`.
     /// - Throws: `ParameterOverrideError` for a bad override; `PresetError` listing every
     ///   problem (errors and warnings) when there is at least one error.
     public static func decode(
         bytes: [UInt8], file: String, overrides: [String: String] = [:],
-        fontAvailable: (@Sendable (String) -> Bool)? = nil
+        fontAvailable: (@Sendable (String) -> Bool)? = nil, measureText: TextMeasurer? = nil
     ) throws -> LoadedPreset {
         let root: JSONValue
         do {
@@ -87,6 +92,7 @@ public enum PresetLoader {
         }
         let context = DecodeContext(file: file)
         context.fontAvailable = fontAvailable
+        context.measureText = measureText
         let decoder = PresetDecoder(context: context)
         let composition = try decoder.decode(root, overrides: overrides)
         guard let composition, !context.hasErrors else {

@@ -117,9 +117,19 @@ enum TimingFunctionSyntax {
         default:
             var message =
                 "unknown timing function \"\(text)\"; expected \(TimingFunction.named.map(\.name).quotedList), cubicBezier(x1, y1, x2, y2) or a spring (spring, smooth, snappy, bouncy, …)"
-            if let near = suggestion(for: name, among: names) { message += "; did you mean \"\(near)\"?" }
+            if let near = spellingHint(name) { message += "; did you mean \"\(near)\"?" }
             return .failure(SyntaxProblem(message))
         }
+    }
+
+    /// The accepted name `name` most likely means: the same words in CSS's kebab case or snake
+    /// case (`ease-in-out` is `easeInOut`), CSS's `ease` (its `cubic-bezier(0.25, 0.1, 0.25, 1)` is
+    /// Core Animation's `default`), or a near spelling.
+    static func spellingHint(_ name: String) -> String? {
+        let folded = name.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }
+        if folded == "ease" { return "default" }
+        if let same = names.first(where: { $0.lowercased() == folded }) { return same }
+        return suggestion(for: name, among: names)
     }
 
     /// Checks labels against `allowed` (label → default) and hands the values to `build`.

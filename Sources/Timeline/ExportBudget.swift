@@ -395,7 +395,11 @@ struct GeometryTally {
             return 2 * .pi * magnitude(of: .radius, model: abs(r), a).value
         case .ellipse(_, let s), .rect(_, let s, _):
             // A convex outline is no longer than the perimeter of its bounding box.
-            return 4 * magnitude(of: .size, model: max(abs(s.x), abs(s.y)), a).value
+            // `size.width` and `size.height` drive one side each; the largest of the three bounds both.
+            let side = [AnimatableProperty.size, .sizeWidth, .sizeHeight].map {
+                magnitude(of: $0, model: max(abs(s.x), abs(s.y)), a).value
+            }
+            return 4 * (side.max() ?? 0)
         case .arc(_, let r, let start, let end, _):
             let radius = magnitude(of: .radius, model: abs(r), a).value
             return radius * maximumSweep(start: start, end: end, animations: a) * .pi / 180

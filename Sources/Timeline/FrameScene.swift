@@ -69,11 +69,13 @@ public struct TextDrawing: Equatable, Sendable {
     /// Which point of the text's box (advance width × ascent + descent, unit coordinates) sits at
     /// the node's origin.
     public var anchor: Point
+    /// OpenType features (`TextContent.features`); empty: Cairo's unshaped text.
+    public var features: [String]
 
     /// A text drawing; see the properties.
     public init(
         string: String, fontFamily: String, fontSize: Double, fontWeight: FontWeight, color: RGBAColor,
-        anchor: Point
+        anchor: Point, features: [String] = []
     ) {
         self.string = string
         self.fontFamily = fontFamily
@@ -81,6 +83,7 @@ public struct TextDrawing: Equatable, Sendable {
         self.fontWeight = fontWeight
         self.color = color
         self.anchor = anchor
+        self.features = features
     }
 }
 

@@ -51,7 +51,7 @@ public enum SceneEvaluator {
             content = .text(
                 TextDrawing(
                     string: string, fontFamily: text.fontFamily, fontSize: text.fontSize,
-                    fontWeight: text.fontWeight, color: color, anchor: state.anchorPoint))
+                    fontWeight: text.fontWeight, color: color, anchor: state.anchorPoint, features: text.features))
         case .image(let image):
             guard image.size.x > 0, image.size.y > 0 else { return nil }
             content = .image(ImageDrawing(file: image.resolvedPath, rect: state.box))

@@ -123,7 +123,7 @@ func encodeFrames(
     _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int,
     workers: Int?, repeats: Int, animated: AnimatedSettings
 ) throws {
-    let composition = try PresetLoader.load(contentsOf: preset).composition
+    let composition = try PresetLoader.load(contentsOf: preset, measureText: Exporter.measureText).composition
     let isGIF = !(output.hasSuffix(".apng") || output.hasSuffix(".webp"))
     let plan = try LoopPlan.make(
         for: composition, fps: isGIF ? min(composition.fps, GIFFormat.maximumFrameRate) : composition.fps)
@@ -252,7 +252,7 @@ func exportRow(
         ("wall s", 7), ("files", 5), ("bytes", 10), ("peak MB", 8),
     ]
     if header { print(columns.map { pad($0.0, $0.1) }.joined(separator: "  ")) }
-    let composition = try PresetLoader.load(contentsOf: preset).composition
+    let composition = try PresetLoader.load(contentsOf: preset, measureText: Exporter.measureText).composition
     let plan = try LoopPlan.make(for: composition, fps: fps ?? composition.fps, duration: duration)
     let targets = formats.map { $0.format.target(directory: "/nonexistent", stem: composition.name) }
     var settings = ExportSettings()
@@ -422,7 +422,7 @@ if header {
 guard let presetPath else { exit(0) }
 
 do {
-    let composition = try PresetLoader.load(contentsOf: presetPath).composition
+    let composition = try PresetLoader.load(contentsOf: presetPath, measureText: Exporter.measureText).composition
     let plan = try LoopPlan.make(for: composition, fps: composition.fps)
     let times = plan.frameTimes
 

@@ -190,7 +190,10 @@ private func firstColumn(after anchor: String) -> Set<String> {
 }
 
 @Test func keyPathsAgree() {
-    let aliases = ["transform.scale", "transform.scale.x", "transform.scale.y"]
+    let aliases = AnimatableProperty.keyPathAliases.map(\.alias)
+    for (alias, keyPath) in AnimatableProperty.keyPathAliases {
+        #expect(AnimatableProperty(keyPath: keyPath) != nil, "\(alias) stands for \(keyPath)")
+    }
     let fixed = AnimatableProperty.fixedKeyPaths.map(\.keyPath)
     let schemaPaths = enumeration(((definition("keyPath")["anyOf"] as? [[String: Any]])?.first) ?? [:])
     #expect(Set(schemaPaths) == Set(fixed + aliases))
