@@ -24,15 +24,23 @@ import Spec
 /// (Cairo 1.16 draws a degenerate subpath only with round caps). A turn of exactly 180° draws a
 /// half disc with a round join and nothing with miter (over any limit) or bevel (no area).
 ///
+/// A segment's piece ends at the inner corner of its joins (where the inner offset lines
+/// cross) when that corner lies within half of both segments, so neighbouring pieces meet
+/// without overlapping; otherwise both end at the perpendicular and overlap around the vertex
+/// (Cairo's pivot). Segments shorter than 1/256 device px are dropped (Cairo's 24.8 fixed point
+/// skips them).
+///
 /// Cost: O(points + pen vertices per round join or cap), no sorting, whatever the number of
 /// self-intersections. Where the stroke overlaps itself the non-zero coverage of
-/// `CoverageRasterizer` is exact except in pixels that an overlap's edge shares with the
-/// stroke's outer edge (the inner corner of a join, where two crossing strokes' edges meet);
-/// there the averaged winding over-covers by at most the overlap's area within that pixel.
+/// `CoverageRasterizer` is exact except in pixels that an overlap shares with the stroke's rim
+/// (crossings, caps of dashes closer than the width, pivots between segments shorter than the
+/// width); there the averaged winding over-covers by at most the overlap's area in that pixel.
 struct PolylineStroker {
     /// Half the line width in user space, > 0.
     let halfWidth: Double
+    /// The ends of open polylines.
     let cap: LineCap
+    /// The corners between segments.
     let join: LineJoin
     /// Miter length over line width above which a miter join is drawn as a bevel (≥ 1 in
     /// practice; smaller values bevel every join, as in Cairo).
