@@ -29,6 +29,15 @@ public enum SceneRenderer {
     /// - Throws: `RenderError` when Cairo cannot allocate the surface, an image layer's file cannot
     ///   be read, or drawing fails.
     public static func render(_ scene: FrameScene, scale: Double = 1) throws(RenderError) -> RGBAImage {
+        try render(scene, scale: scale, largeStrokeThreshold: largeStrokePoints)
+    }
+
+    /// `render(_:scale:)` with strokes of more than `largeStrokeThreshold` points (after trim,
+    /// dashes and flattening) drawn by `PolylineStroker` instead of Cairo: 0 draws every stroke
+    /// with ours, `Int.max` every one with Cairo (the tests compare the two).
+    static func render(_ scene: FrameScene, scale: Double, largeStrokeThreshold: Int) throws(RenderError)
+        -> RGBAImage
+    {
         let size = pixelSize(width: scene.width, height: scene.height, scale: scale)
         let canvas = try CairoCanvas(width: size.width, height: size.height)
         let cr = canvas.context
@@ -38,8 +47,9 @@ public enum SceneRenderer {
             cairo_paint(cr)
         }
         let root = ProjectiveTransform(AffineTransform.scale(x: scale, y: scale))
+        let limits = Limits(strokePoints: largeStrokeThreshold)
         for node in scene.nodes {
-            try draw(node, parent: root, in: cr)
+            try draw(node, parent: root, limits: limits, in: cr)
         }
         try canvas.check("draw frame")
         return try canvas.image()
@@ -55,7 +65,15 @@ public enum SceneRenderer {
         cairo_font_options_destroy(options)
     }
 
-    private static func draw(_ node: SceneNode, parent: ProjectiveTransform, in cr: OpaquePointer) throws(RenderError) {
+    /// Where the renderer leaves Cairo for its own rasterisation.
+    private struct Limits {
+        /// Stroke points above which `PolylineStroker` draws the stroke.
+        let strokePoints: Int
+    }
+
+    private static func draw(_ node: SceneNode, parent: ProjectiveTransform, limits: Limits, in cr: OpaquePointer)
+        throws(RenderError)
+    {
         let ctm = node.transform.concatenating(parent)
         guard abs(ctm.determinant) > 1e-12 else { return }  // collapsed (scale 0): nothing to see
         switch node.content {
@@ -69,24 +87,24 @@ public enum SceneRenderer {
             }
             if node.opacity < 1 {
                 cairo_push_group(cr)
-                for child in children { try draw(child, parent: ctm, in: cr) }
+                for child in children { try draw(child, parent: ctm, limits: limits, in: cr) }
                 cairo_pop_group_to_source(cr)
                 cairo_identity_matrix(cr)
                 cairo_paint_with_alpha(cr, node.opacity)
             } else {
-                for child in children { try draw(child, parent: ctm, in: cr) }
+                for child in children { try draw(child, parent: ctm, limits: limits, in: cr) }
             }
         case .shape(let shape):
             let paintsTwice = shape.fillPath != nil && shape.strokePath != nil
             if node.opacity < 1 && paintsTwice {
                 // Fill and stroke overlap: composite them first, then fade as one.
                 cairo_push_group(cr)
-                paint(shape, alpha: 1, ctm: ctm, in: cr)
+                paint(shape, alpha: 1, ctm: ctm, limits: limits, in: cr)
                 cairo_pop_group_to_source(cr)
                 cairo_identity_matrix(cr)
                 cairo_paint_with_alpha(cr, node.opacity)
             } else {
-                paint(shape, alpha: node.opacity, ctm: ctm, in: cr)
+                paint(shape, alpha: node.opacity, ctm: ctm, limits: limits, in: cr)
             }
         case .text(let text):
             try drawText(text, alpha: node.opacity, ctm: ctm, in: cr)
@@ -97,7 +115,9 @@ public enum SceneRenderer {
 
     // MARK: - Shapes
 
-    private static func paint(_ shape: ShapeDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer) {
+    private static func paint(
+        _ shape: ShapeDrawing, alpha: Double, ctm: ProjectiveTransform, limits: Limits, in cr: OpaquePointer
+    ) {
         if let fillPath = shape.fillPath, fillPath.elements.count > largeFillSegments, let affine = ctm.affine {
             let c = shape.fillColor
             cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
@@ -114,12 +134,19 @@ public enum SceneRenderer {
             let penScale = ctm.affine == nil ? areaScale(of: ctm, around: strokePath) : 1
             // Cut and flattened here, at fixed vertices, so what stays put is drawn through the
             // same points whatever the trim (see `PathMeasure.strokePieces`).
-            let tolerance = strokeTolerance / max(ctm.affine.map(largestStretch) ?? penScale, 1e-9)
+            let tolerance = strokeTolerance / max(ctm.affine.map(PolylineStroker.largestStretch) ?? penScale, 1e-9)
             let dashes = s.dashes.isEmpty ? nil : DashPattern(lengths: s.dashes, phase: s.dashPhase)
             let pieces = PathMeasure(strokePath).strokePieces(
                 from: s.start, to: s.end, dashes: dashes, tolerance: tolerance,
                 dotLength: s.lineCap == .butt ? 0 : tolerance, roundDots: s.lineCap == .round)
-            guard !pieces.isEmpty, addPolylines(pieces, ctm: ctm, to: cr) else { return }
+            guard !pieces.isEmpty else { return }
+            let points = pieces.reduce(0) { $0 + $1.points.count }
+            if points > limits.strokePoints {
+                cairo_set_source_rgba(cr, s.color.red, s.color.green, s.color.blue, s.color.alpha * alpha)
+                strokeLarge(pieces, style: s, penScale: penScale, ctm: ctm, in: cr)
+                return
+            }
+            guard addPolylines(pieces, ctm: ctm, to: cr) else { return }
             cairo_set_source_rgba(cr, s.color.red, s.color.green, s.color.blue, s.color.alpha * alpha)
             cairo_set_line_width(cr, s.width * penScale)
             cairo_set_line_cap(cr, cairoCap(s.lineCap))
@@ -135,11 +162,18 @@ public enum SceneRenderer {
     /// "Large paths"). No bundled preset comes near, so their pixels stay Cairo's.
     static let largeFillSegments = 20_000
 
+    /// Stroked points (after trim, dashes and flattening) above which a stroke goes through
+    /// `PolylineStroker` and `CoverageRasterizer` instead of Cairo, whose stroker grows with the
+    /// square of a self-intersecting polyline's points (docs/encoding.md, "Large paths"). Cairo
+    /// strokes 5 000 random points in 0.7 s; the bundled presets stroke a few hundred points
+    /// at most (336 in every frame of every preset at `--scale 2`), so their pixels stay Cairo's.
+    static let largeStrokePoints = 5_000
+
     /// Fills `path` seen through `affine` with the current source: flattened to 0.05 device px,
     /// its coverage accumulated (`CoverageRasterizer`) over its bounds within the clip, and
     /// painted through that mask, which keeps the clip and the operator as `cairo_fill` would.
     private static func fillLarge(_ path: BezierPath, affine: AffineTransform, evenOdd: Bool, in cr: OpaquePointer) {
-        let polylines = PathMeasure(path).flattened(tolerance: 0.05 / max(largestStretch(affine), 1e-9))
+        let polylines = PathMeasure(path).flattened(tolerance: 0.05 / max(PolylineStroker.largestStretch(affine), 1e-9))
         var minX = Double.infinity
         var minY = Double.infinity
         var maxX = -Double.infinity
@@ -154,13 +188,58 @@ public enum SceneRenderer {
                 return q
             }
         }
+        paintCoverage(bounds: (minX, minY, maxX, maxY), evenOdd: evenOdd, in: cr) { addEdge in
+            for line in device where line.count > 1 {
+                // A fill closes every subpath.
+                for i in line.indices {
+                    addEdge(line[i], line[(i + 1) % line.count])
+                }
+            }
+        }
+    }
+
+    /// Strokes the flattened `pieces` with `style` through `ctm` with the current source: the
+    /// outline pieces of `PolylineStroker` (in user space under an affine `ctm`, as Cairo
+    /// strokes; under a projection the points are mapped first and the pen scaled by
+    /// `penScale`, as the Cairo path does) filled non-zero through a coverage mask.
+    private static func strokeLarge(
+        _ pieces: [Polyline], style: StrokeDrawing, penScale: Double, ctm: ProjectiveTransform, in cr: OpaquePointer
+    ) {
+        var lines = pieces
+        let transform: AffineTransform
+        if let affine = ctm.affine {
+            transform = affine
+        } else {
+            transform = .identity
+            for i in lines.indices {
+                guard lines[i].points.allSatisfy({ ctm.weight(at: $0) > 1e-6 }) else { return }
+                lines[i].points = lines[i].points.map { ctm.apply(to: $0) }
+            }
+        }
+        let stroker = PolylineStroker(
+            width: style.width * penScale, cap: style.lineCap, join: style.lineJoin, miterLimit: style.miterLimit,
+            transform: transform)
+        guard let bounds = stroker.deviceBounds(of: lines) else { return }
+        paintCoverage(bounds: bounds, evenOdd: false, in: cr) { addEdge in
+            stroker.stroke(lines, edge: addEdge)
+        }
+    }
+
+    /// Paints the current source through the coverage of the edges `build` adds (device
+    /// pixels, x right, y down), accumulated by `CoverageRasterizer` over `bounds` within the
+    /// clip and applied as an A8 mask with `cairo_mask_surface`, so clip, opacity and operator
+    /// act as in a Cairo fill. Nothing is painted when the bounds miss the clip.
+    private static func paintCoverage(
+        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), evenOdd: Bool, in cr: OpaquePointer,
+        build: (_ addEdge: (Point, Point) -> Void) -> Void
+    ) {
         cairo_identity_matrix(cr)
         var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
         cairo_clip_extents(cr, &clip.x0, &clip.y0, &clip.x1, &clip.y1)
-        let left = max(minX, clip.x0).rounded(.down)
-        let top = max(minY, clip.y0).rounded(.down)
-        let right = min(maxX, clip.x1).rounded(.up)
-        let bottom = min(maxY, clip.y1).rounded(.up)
+        let left = max(bounds.minX, clip.x0).rounded(.down)
+        let top = max(bounds.minY, clip.y0).rounded(.down)
+        let right = min(bounds.maxX, clip.x1).rounded(.up)
+        let bottom = min(bounds.maxY, clip.y1).rounded(.up)
         // Bounded by the clip, which is bounded by the surface (ExportBudget's pixel limit).
         guard left.isFinite, top.isFinite, right > left, bottom > top, right - left < 1_048_576,
             bottom - top < 1_048_576
@@ -168,14 +247,8 @@ public enum SceneRenderer {
         let width = Int(right - left)
         let height = Int(bottom - top)
         var raster = CoverageRasterizer(width: width, height: height)
-        for line in device where line.count > 1 {
-            // A fill closes every subpath.
-            for i in line.indices {
-                let p = line[i]
-                let q = line[(i + 1) % line.count]
-                raster.addEdge(
-                    from: Point(x: p.x - left, y: p.y - top), to: Point(x: q.x - left, y: q.y - top))
-            }
+        build { p, q in
+            raster.addEdge(from: Point(x: p.x - left, y: p.y - top), to: Point(x: q.x - left, y: q.y - top))
         }
         guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)) else { return }
         defer { cairo_surface_destroy(mask) }
@@ -194,13 +267,6 @@ public enum SceneRenderer {
     /// 48 292 at 0.02). 0.004 also stops Cairo's round caps from moving a few still edge pixels
     /// (circular-progress), for 35 % more render time: not worth it.
     static let strokeTolerance = 0.01
-
-    /// The largest factor by which `t` stretches a length (its largest singular value).
-    private static func largestStretch(_ t: AffineTransform) -> Double {
-        let sum = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d
-        let det = t.a * t.d - t.b * t.c
-        return ((sum + max(sum * sum - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
-    }
 
     /// Sets Cairo's current path to `polylines` seen through `ctm` (affine: Cairo's matrix;
     /// projective: each point mapped). Returns false when a point lies behind the viewer.
