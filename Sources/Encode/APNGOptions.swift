@@ -30,6 +30,18 @@ public struct APNGOptions: Equatable, Sendable {
     /// Zopfli iterations at `effort: .max`, ≥ 1 (default 15, Zopfli's own default), for the
     /// measurements in docs/encoding.md.
     @_spi(Measure) public var zopfliIterations: Int = 15
+    /// Row-filter heuristics tried, besides unfiltered rows, on each chosen frame (PNG
+    /// specification §9), for the measurements in docs/encoding.md.
+    @_spi(Measure) public var rowFilters: [APNGRowFilterHeuristic] = [.minimumSum]
+    /// Whether `OVER` frames are also tried with unchanged pixels sent as themselves where that
+    /// continues a run, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var overRuns = true
+    /// Whether an indexed palette is sorted by alpha and luma (true) or kept in order of first
+    /// appearance, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var sortPalette = true
+    /// Whether an animation that fits a palette is also written as truecolour with alpha, the
+    /// smaller file kept, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var tryTruecolor = true
 
     /// Options with the given values: by default loop forever, default effort, every core.
     public init(loop: LoopCount = .forever, effort: APNGEffort = .default, workers: Int? = nil) {
