@@ -5,9 +5,9 @@ public import Render
 /// Writes animated PNGs (APNG specification, https://wiki.mozilla.org/APNG_Specification;
 /// section names below refer to it).
 ///
-/// Debian's libpng has no APNG API, so libpng compresses each frame's rectangle as a plain PNG
-/// and the encoder lifts that PNG's `IDAT` data into the APNG's `fdAT` chunks, writing `acTL`,
-/// `fcTL` and the sequence numbers itself. The file:
+/// Debian's libpng has no APNG API, so the encoder writes every chunk itself (`IHDR`, `acTL`,
+/// `PLTE`, `tRNS`, `fcTL`, `IDAT`, `fdAT`, `IEND`, the sequence numbers) and compresses each
+/// frame's scanlines with zlib and libdeflate. The file:
 ///
 /// - `IHDR`, `acTL`, `PLTE` and `tRNS` (indexed only), then per frame `fcTL` and its data.
 ///   Frame 0's data is the `IDAT` ("Structure": the default image is part of the animation),
@@ -16,12 +16,18 @@ public import Render
 ///   colour) become one frame with the delays summed; delays as in `APNGTiming`.
 /// - Indexed colour (`PLTE` + `tRNS`, 1, 2, 4 or 8 bits) when the whole animation has at most
 ///   256 RGBA values (alpha-0 pixels count as one, transparent black), truecolour with alpha
-///   otherwise. Both are lossless: every frame decodes to its input exactly.
+///   otherwise. Both are lossless: every frame decodes to its input exactly. An indexed
+///   animation is written with its palette in two orders (first seen; by alpha, then luma)
+///   and, when `PLTE` and `tRNS` are a tenth of that file or more, as truecolour too; the
+///   smallest file is kept.
+/// - Rows (PNG specification §9): each chosen frame's scanlines are compressed unfiltered and
+///   with the filter type of least absolute sum per row (libpng's heuristic), the smaller kept.
 /// - Frame differencing ("`fcTL`: dispose_op, blend_op"): for each frame after the first, the
 ///   encoder tries every way the previous frame may be disposed of (`NONE`, `BACKGROUND`,
 ///   `PREVIOUS`) and both blend operations (`SOURCE`; `OVER` when every pixel that changes
-///   becomes opaque, so unchanged pixels can be sent fully transparent), each on the bounding
-///   box of the pixels that differ, compresses each, and keeps the smallest.
+///   becomes opaque, so unchanged pixels can be sent fully transparent, or, where they are
+///   opaque and continue the row's run, as themselves), each on the bounding box of the pixels
+///   that differ, compresses each, and keeps the smallest.
 ///
 /// Memory: two passes over `source` (colours and identical frames first, then encoding), each
 /// holding a batch of frames and three canvases, plus the compressed output.
@@ -66,10 +72,12 @@ public enum APNGEncoder {
         let first = APNGColorMode(survey: survey, sortPalette: false)
         var modes = [first]
         if first.isIndexed && options.sortPalette { modes.append(APNGColorMode(survey: survey, sortPalette: true)) }
-        var (bytes, mode) = try write(source, modes: modes, delays: timing.delays, runs: survey.runs, plays: plays, options)
+        var (bytes, mode) = try write(
+            source, modes: modes, delays: timing.delays, runs: survey.runs, plays: plays, options)
         if first.isIndexed && options.tryTruecolor, 10 * first.paletteChunkBytes >= bytes.count {
             let rgba = APNGColorMode(survey: survey, truecolor: true)
-            let other = try write(source, modes: [rgba], delays: timing.delays, runs: survey.runs, plays: plays, options)
+            let other = try write(
+                source, modes: [rgba], delays: timing.delays, runs: survey.runs, plays: plays, options)
             if other.bytes.count < bytes.count { (bytes, mode) = other }
         }
         return APNGEncoding(

@@ -2,8 +2,9 @@
 
 /// How hard `APNGEncoder` compresses each frame's image data.
 public enum APNGEffort: Equatable, Sendable, CaseIterable {
-    /// libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered rows, every candidate frame
-    /// compressed and the smallest kept (docs/encoding.md, "APNG").
+    /// Every candidate frame compressed by zlib level 9 and the smallest chosen; the chosen one
+    /// then by libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered and on row-filtered
+    /// scanlines, the smallest stream kept (docs/encoding.md, "APNG").
     case `default`
     /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
     /// `libzopfli-dev`), keeping whichever stream is smaller: a few per cent smaller, many

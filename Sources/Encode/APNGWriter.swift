@@ -337,7 +337,9 @@ struct APNGWriter {
     /// The rectangle's pixels as the frame sends them, as PNG scanlines with filter type 0
     /// (None) before each row (PNG specification §7.2, §9.2): `target` for `SOURCE`; for
     /// `OVER`, fully transparent (transparent black or the transparent palette index) where
-    /// `target` equals `base`. Indices are packed most significant bits first
+    /// `target` equals `base`, except, with `runs`, an opaque unchanged pixel equal to the one
+    /// sent before it in the row, which is sent as itself (OVER of an opaque pixel on itself
+    /// leaves it; a translucent one would blend). Indices are packed most significant bits first
     /// (§7.2) at `mode.bitDepth`.
     static func scanlines(
         target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, runs: Bool = false,
@@ -363,7 +365,11 @@ struct APNGWriter {
                                 for column in 0..<rect.width {
                                     let i = y * canvasWidth + rect.x + column
                                     var value = indices[i]
-                                    if over && target[i] == base[i] && !(runs && previous == value && target[i] & 0xFF == 0xFF) { value = clear }
+                                    if over && target[i] == base[i]
+                                        && !(runs && previous == value && target[i] & 0xFF == 0xFF)
+                                    {
+                                        value = clear
+                                    }
                                     previous = value
                                     let shift = 8 - depth * (column % perByte + 1)
                                     out[k + column / perByte] |= value << UInt8(shift)
@@ -373,7 +379,10 @@ struct APNGWriter {
                                 for column in 0..<rect.width {
                                     let i = y * canvasWidth + rect.x + column
                                     var key = target[i]
-                                    if over && target[i] == base[i] && !(runs && previous == key && key & 0xFF == 0xFF) { key = 0 }
+                                    if over && target[i] == base[i] && !(runs && previous == key && key & 0xFF == 0xFF)
+                                    {
+                                        key = 0
+                                    }
                                     previous = key
                                     out[k] = UInt8(truncatingIfNeeded: key >> 24)
                                     out[k + 1] = UInt8(truncatingIfNeeded: key >> 16)

@@ -363,7 +363,9 @@ while !arguments.isEmpty {
         arguments.removeFirst()
         animated.deflateLevel = n
     case "--try-truecolor":
-        guard let value = arguments.first, value == "0" || value == "1" else { fail("--try-truecolor needs 0 or 1", 64) }
+        guard let value = arguments.first, value == "0" || value == "1" else {
+            fail("--try-truecolor needs 0 or 1", 64)
+        }
         arguments.removeFirst()
         animated.tryTruecolor = value == "1"
     case "--sort-palette":

@@ -4,7 +4,7 @@ import Foundation
 import Render
 import Testing
 
-@testable import Encode
+@_spi(Measure) @testable import Encode
 
 /// One chunk as the test's own walker reads it (PNG specification §5.3).
 private struct WalkedChunk {
@@ -293,8 +293,9 @@ struct APNGEncoderTests {
         }
     }
 
-    /// Indexed colour exactly when the animation has ≤ 256 RGBA values (alpha-0 pixels of any
-    /// colour counting as one): 256 → palette PNG (colour type 3), 257 → RGBA (colour type 6).
+    /// A palette is possible exactly when the animation has ≤ 256 RGBA values (alpha-0 pixels of
+    /// any colour counting as one): 256 → palette PNG (colour type 3) when truecolour is not
+    /// tried, 257 → RGBA (colour type 6).
     @Test func indexedWhenAtMost256Colors() throws {
         func colors(_ n: Int) -> [RGBAImage] {
             // n − 1 opaque greys-and-reds plus transparent pixels of junk colours.
@@ -305,7 +306,9 @@ struct APNGEncoderTests {
                 }
             ]
         }
-        let fits = try APNGEncoder.encode(try FrameArray(colors(256)), period: 1, options: APNGOptions())
+        var paletteOnly = APNGOptions()
+        paletteOnly.tryTruecolor = false
+        let fits = try APNGEncoder.encode(try FrameArray(colors(256)), period: 1, options: paletteOnly)
         #expect(fits.indexed && fits.paletteSize == 256)
         #expect(WalkedAPNG(fits.bytes).colorType == 3)
         #expect(WalkedAPNG(fits.bytes).chunks.map(\.type).contains("tRNS"))
@@ -431,6 +434,70 @@ struct APNGEncoderTests {
         defer { try? FileManager.default.removeItem(atPath: file.directory) }
         let decoded = try pillowFrames(file.path, width: 30, height: 26).frames
         #expect(decoded.map(normalized) == frames.map(normalized))
+    }
+
+    /// Row filters (PNG specification §9) pay on smooth truecolour rows: the gradient sample is
+    /// smaller with them than with unfiltered rows only, and Pillow still reads every frame
+    /// exactly.
+    @Test func rowFiltersShrinkAGradientAndDecodeExactly() throws {
+        let frames = gradient(frames: 3)
+        let source = try FrameArray(frames)
+        var unfilteredOptions = APNGOptions()
+        unfilteredOptions.rowFilters = []
+        let unfiltered = try APNGEncoder.encode(source, period: 1, options: unfilteredOptions)
+        let filtered = try APNGEncoder.encode(source, period: 1, options: APNGOptions())
+        #expect(filtered.bytes.count < unfiltered.bytes.count)
+        let file = try temporaryFile(filtered.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        #expect(try pillowFrames(file.path, width: 30, height: 26).frames.map(normalized) == frames.map(normalized))
+    }
+
+    /// `OVER` frames may send unchanged opaque pixels as themselves (runs), never unchanged
+    /// translucent ones (they would blend over themselves): a translucent band inside the
+    /// rectangle of two opaque changes stays as it was in Pillow.
+    @Test(arguments: [false, true])
+    func overRunsLeaveTranslucentPixelsAlone(runs: Bool) throws {
+        let still = makeImage(width: 24, height: 12) { _, y in
+            (4..<8).contains(y) ? Pixel(10, 200, 30, 128) : Pixel(100, 100, 100)
+        }
+        var changed = still
+        for (x, y) in [(0, 0), (23, 11), (0, 5)] {
+            let o = changed.offset(x: x, y: y)
+            changed.pixels[o..<(o + 4)] = [250, 0, 0, 255]
+        }
+        let frames = [still, changed, still]
+        var options = APNGOptions()
+        options.overRuns = runs
+        let encoding = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: options)
+        let file = try temporaryFile(encoding.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        #expect(try pillowFrames(file.path, width: 24, height: 12).frames.map(normalized) == frames.map(normalized))
+    }
+
+    /// An animation that fits a palette but pays more for `PLTE` and `tRNS` than it saves (one
+    /// colour at 255 alphas and transparent black: about 1 000 bytes of palette chunks) is written as truecolour
+    /// with alpha, smaller than the indexed file, and decodes exactly; a palette-friendly one
+    /// (the fading disc) stays indexed.
+    @Test func paletteOrTruecolorWhicheverIsSmaller() throws {
+        let ramp = (0..<2).map { i in
+            makeImage(width: 16, height: 16) { x, y in
+                Pixel(200, 50, 50, UInt8((y * 16 + x + i) % 256))
+            }
+        }
+        let source = try FrameArray([ramp[0], ramp[0], ramp[1]])
+        var indexedOnly = APNGOptions()
+        indexedOnly.tryTruecolor = false
+        let indexed = try APNGEncoder.encode(source, period: 1, options: indexedOnly)
+        let chosen = try APNGEncoder.encode(source, period: 1, options: APNGOptions())
+        #expect(indexed.colorType == .indexed)
+        #expect(chosen.colorType == .truecolorAlpha && WalkedAPNG(chosen.bytes).colorType == 6)
+        #expect(chosen.bytes.count < indexed.bytes.count)
+        let file = try temporaryFile(chosen.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        #expect(
+            try pillowFrames(file.path, width: 16, height: 16).frames.map(normalized)
+                == [ramp[0], ramp[1]].map(normalized))
+        #expect(try APNGEncoder.encode(try FrameArray(fadingDisc(frames: 8)), period: 1).colorType == .indexed)
     }
 
     /// Bad periods and loop counts are errors, not traps.
