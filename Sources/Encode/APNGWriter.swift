@@ -339,7 +339,9 @@ struct APNGWriter {
     /// `OVER`, fully transparent (transparent black or the transparent palette index) where
     /// `target` equals `base`, except, with `runs`, an opaque unchanged pixel equal to the one
     /// sent before it in the row, which is sent as itself (OVER of an opaque pixel on itself
-    /// leaves it; a translucent one would blend). Indices are packed most significant bits first
+    /// leaves it; a translucent one would blend). The opacity check is defensive: what is sent
+    /// before is a changed pixel (opaque, or `OVER` is not allowed), transparent, or such a
+    /// run, so a translucent unchanged pixel never equals it. Indices are packed most significant bits first
     /// (§7.2) at `mode.bitDepth`.
     static func scanlines(
         target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, runs: Bool = false,
