@@ -48,6 +48,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -222,13 +223,22 @@ def parse_colour(text):
     return named.get(text, (255, 255, 255))
 
 
+def loop_of(preset):
+    """(fps, loop seconds) as `animexport list PRESET` prints them ("30 fps, 4 s loop"): the
+    sheet's data file no longer carries them (its default format is TexturePacker's hash)."""
+    listing = subprocess.run([ANIMEXPORT, "list", preset], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"([0-9.]+) fps, ([0-9.]+) s loop", listing)
+    if not found:
+        sys.exit("bench-peers: `animexport list %s` printed no fps and loop" % preset)
+    return float(found.group(1)), float(found.group(2))
+
+
 def bench(preset, work):
     name = os.path.splitext(os.path.basename(preset))[0]
     frames_dir = os.path.join(work, name + "-frames")
     sheet = os.path.join(work, name + "-sheet.png")
     run([ANIMEXPORT, preset, "--frames", frames_dir, "-o", sheet, "-q"])
-    meta = json.load(open(os.path.join(work, name + "-sheet.json")))["meta"]
-    fps, period = meta["frameRate"], meta["loopSeconds"]
+    fps, period = loop_of(preset)
     if fps > 50:  # GIF plays at most 50 fps; animexport resamples, so give everyone 50 fps frames
         shutil.rmtree(frames_dir)
         fps = 50
@@ -491,8 +501,7 @@ def bench_animated(preset, work, formats):
     frames_dir = os.path.join(work, name + "-rgba-frames")
     sheet = os.path.join(work, name + "-rgba-sheet.png")
     run_adaptive([ANIMEXPORT, preset, "--frames", frames_dir, "-o", sheet, "-q"], runs=1)
-    meta = json.load(open(os.path.join(work, name + "-rgba-sheet.json")))["meta"]
-    fps, period = meta["frameRate"], meta["loopSeconds"]
+    fps, period = loop_of(preset)
     files = sorted(f for f in os.listdir(frames_dir) if f.endswith(".png"))
     stem = files[0].rsplit("-", 1)[0]
     digits = len(files[0]) - len(stem) - 5

@@ -5,9 +5,9 @@ public import Render
 /// Writes animated PNGs (APNG specification, https://wiki.mozilla.org/APNG_Specification;
 /// section names below refer to it).
 ///
-/// Debian's libpng has no APNG API, so libpng compresses each frame's rectangle as a plain PNG
-/// and the encoder lifts that PNG's `IDAT` data into the APNG's `fdAT` chunks, writing `acTL`,
-/// `fcTL` and the sequence numbers itself. The file:
+/// Debian's libpng has no APNG API, so the encoder writes every chunk itself (`IHDR`, `acTL`,
+/// `PLTE`, `tRNS`, `fcTL`, `IDAT`, `fdAT`, `IEND`, the sequence numbers) and compresses each
+/// frame's scanlines with zlib and libdeflate. The file:
 ///
 /// - `IHDR`, `acTL`, `PLTE` and `tRNS` (indexed only), then per frame `fcTL` and its data.
 ///   Frame 0's data is the `IDAT` ("Structure": the default image is part of the animation),
@@ -16,12 +16,18 @@ public import Render
 ///   colour) become one frame with the delays summed; delays as in `APNGTiming`.
 /// - Indexed colour (`PLTE` + `tRNS`, 1, 2, 4 or 8 bits) when the whole animation has at most
 ///   256 RGBA values (alpha-0 pixels count as one, transparent black), truecolour with alpha
-///   otherwise. Both are lossless: every frame decodes to its input exactly.
+///   otherwise. Both are lossless: every frame decodes to its input exactly. An indexed
+///   animation is written with its palette in two orders (first seen; by alpha, then luma)
+///   and, when `PLTE` and `tRNS` are a tenth of that file or more, as truecolour too; the
+///   smallest file is kept.
+/// - Rows (PNG specification §9): each chosen frame's scanlines are compressed unfiltered and
+///   with the filter type of least absolute sum per row (libpng's heuristic), the smaller kept.
 /// - Frame differencing ("`fcTL`: dispose_op, blend_op"): for each frame after the first, the
 ///   encoder tries every way the previous frame may be disposed of (`NONE`, `BACKGROUND`,
 ///   `PREVIOUS`) and both blend operations (`SOURCE`; `OVER` when every pixel that changes
-///   becomes opaque, so unchanged pixels can be sent fully transparent), each on the bounding
-///   box of the pixels that differ, compresses each, and keeps the smallest.
+///   becomes opaque, so unchanged pixels can be sent fully transparent, or, where they are
+///   opaque and continue the row's run, as themselves), each on the bounding box of the pixels
+///   that differ, compresses each, and keeps the smallest.
 ///
 /// Memory: two passes over `source` (colours and identical frames first, then encoding), each
 /// holding a batch of frames and three canvases, plus the compressed output.
@@ -58,27 +64,60 @@ public enum APNGEncoder {
         }
         let survey = try APNGSurvey.make(source)
         let timing = try APNGTiming.delays(period: period, runs: survey.runs)
-        let mode = APNGColorMode(survey: survey)
-        var writer = APNGWriter(
-            width: width, height: height, mode: mode, options: options, frameCount: survey.runs.count, plays: plays)
+        // An indexed animation is written with the palette in both orders (APNGColorMode.order)
+        // in the same pass, and the smaller file kept (the first of equal sizes): which one wins
+        // depends on the animation. When its PLTE and tRNS chunks are a tenth of that file or
+        // more (a small animation with many shades), a second pass writes it as truecolour
+        // with alpha too, kept if smaller (docs/encoding.md, "Colour").
+        let first = APNGColorMode(survey: survey, sortPalette: false)
+        var modes = [first]
+        if first.isIndexed && options.sortPalette { modes.append(APNGColorMode(survey: survey, sortPalette: true)) }
+        var (bytes, mode) = try write(
+            source, modes: modes, delays: timing.delays, runs: survey.runs, plays: plays, options)
+        if first.isIndexed && options.tryTruecolor, 10 * first.paletteChunkBytes >= bytes.count {
+            let rgba = APNGColorMode(survey: survey, truecolor: true)
+            let other = try write(
+                source, modes: [rgba], delays: timing.delays, runs: survey.runs, plays: plays, options)
+            if other.bytes.count < bytes.count { (bytes, mode) = other }
+        }
+        return APNGEncoding(
+            bytes: bytes, frameCount: survey.runs.count, colorType: mode.type,
+            paletteSize: mode.palette.map(\.count), delays: timing.delays, timingExact: timing.exact)
+    }
+
+    /// One pass over `source`: the animation written in each of `modes` at once; returns the
+    /// smallest file (the first of equal sizes) and its mode.
+    private static func write(
+        _ source: some FrameSource, modes: [APNGColorMode], delays: [APNGDelay], runs: [Int], plays: UInt32,
+        _ options: APNGOptions
+    ) throws -> (bytes: [UInt8], mode: APNGColorMode) {
+        let (width, height) = (source.width, source.height)
+        var writers = modes.map {
+            APNGWriter(width: width, height: height, mode: $0, options: options, frameCount: runs.count, plays: plays)
+        }
         var runIndex = 0
         var nextStart = 0
         try source.forEachFrame { index, image in
             guard image.width == width, image.height == height else {
                 throw EncodeError("frame \(index) is \(image.width)×\(image.height), expected \(width)×\(height)")
             }
-            guard index == nextStart, runIndex < survey.runs.count else { return }
-            try writer.add(APNGCanvas.pack(image), delay: timing.delays[runIndex])
-            nextStart += survey.runs[runIndex]
+            guard index == nextStart, runIndex < runs.count else { return }
+            let packed = APNGCanvas.pack(image)
+            for k in writers.indices { try writers[k].add(packed, delay: delays[runIndex]) }
+            nextStart += runs[runIndex]
             runIndex += 1
         }
-        guard runIndex == survey.runs.count else {
-            throw EncodeError("the frame source gave \(runIndex) distinct frames, then \(survey.runs.count)")
+        guard runIndex == runs.count else {
+            throw EncodeError("the frame source gave \(runIndex) distinct frames, then \(runs.count)")
         }
-        let bytes = try writer.finish()
-        return APNGEncoding(
-            bytes: bytes, frameCount: survey.runs.count, colorType: mode.type,
-            paletteSize: mode.palette.map(\.count), delays: timing.delays, timingExact: timing.exact)
+        var best: (bytes: [UInt8], mode: APNGColorMode)? = nil
+        for k in writers.indices {
+            let file = try writers[k].finish()
+            if let kept = best, kept.bytes.count <= file.count { continue }
+            best = (file, modes[k])
+        }
+        guard let best else { throw EncodeError("an APNG needs a colour mode") }
+        return best
     }
 }
 
@@ -171,10 +210,25 @@ struct APNGColorMode: Sendable {
     /// The index of transparent black, when the palette has it.
     let transparentIndex: UInt8?
 
-    init(survey: APNGSurvey) {
+    /// `colors` translucent first (so `tRNS` stops early), then opaque; with `byLuma` each group
+    /// sorted by alpha, then luma (0.299 R + 0.587 G + 0.114 B, in integers), then the key, so
+    /// neighbouring shades get neighbouring indices and the row filters' differences stay small;
+    /// else in order of first appearance.
+    static func order(_ colors: [UInt32], byLuma: Bool) -> [UInt32] {
+        let translucent = colors.filter { $0 & 0xFF != 0xFF }
+        let opaque = colors.filter { $0 & 0xFF == 0xFF }
+        guard byLuma else { return translucent + opaque }
+        func luma(_ c: UInt32) -> UInt32 { 299 * (c >> 24) + 587 * (c >> 16 & 0xFF) + 114 * (c >> 8 & 0xFF) }
+        let sorted: ([UInt32]) -> [UInt32] = {
+            $0.sorted { ($0 & 0xFF, luma($0), $0) < ($1 & 0xFF, luma($1), $1) }
+        }
+        return sorted(translucent) + sorted(opaque)
+    }
+
+    init(survey: APNGSurvey, sortPalette: Bool = false, truecolor: Bool = false) {
         var colors = survey.colors
         if colors.count < 256, !colors.contains(0) { colors.append(0) }
-        guard colors.count <= 256 else {
+        guard colors.count <= 256, !truecolor else {
             palette = nil
             index = [:]
             transparentIndex = nil
@@ -185,7 +239,7 @@ struct APNGColorMode: Sendable {
             return
         }
         type = .indexed
-        let ordered = colors.filter { $0 & 0xFF != 0xFF } + colors.filter { $0 & 0xFF == 0xFF }
+        let ordered = APNGColorMode.order(colors, byLuma: sortPalette)
         var index: [UInt32: UInt8] = [:]
         for (k, c) in ordered.enumerated() { index[c] = UInt8(k) }
         self.index = index
@@ -195,6 +249,13 @@ struct APNGColorMode: Sendable {
                 red: UInt8(truncatingIfNeeded: $0 >> 24), green: UInt8(truncatingIfNeeded: $0 >> 16),
                 blue: UInt8(truncatingIfNeeded: $0 >> 8), alpha: UInt8(truncatingIfNeeded: $0))
         }
+    }
+
+    /// Bytes of the `PLTE` and `tRNS` chunks (12 bytes of chunk framing each), 0 for truecolour.
+    var paletteChunkBytes: Int {
+        guard let palette else { return 0 }
+        let translucent = palette.lastIndex(where: { $0.alpha != 255 }).map { $0 + 1 + 12 } ?? 0
+        return 12 + 3 * palette.count + translucent
     }
 
     /// Whether the file is a palette PNG.

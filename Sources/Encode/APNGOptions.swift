@@ -2,8 +2,9 @@
 
 /// How hard `APNGEncoder` compresses each frame's image data.
 public enum APNGEffort: Equatable, Sendable, CaseIterable {
-    /// libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered rows, every candidate frame
-    /// compressed and the smallest kept (docs/encoding.md, "APNG").
+    /// Every candidate frame compressed by zlib level 9 and the smallest chosen; the chosen one
+    /// then by libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered and on row-filtered
+    /// scanlines, the smallest stream kept (docs/encoding.md, "APNG").
     case `default`
     /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
     /// `libzopfli-dev`), keeping whichever stream is smaller: a few per cent smaller, many
@@ -30,6 +31,18 @@ public struct APNGOptions: Equatable, Sendable {
     /// Zopfli iterations at `effort: .max`, ≥ 1 (default 15, Zopfli's own default), for the
     /// measurements in docs/encoding.md.
     @_spi(Measure) public var zopfliIterations: Int = 15
+    /// Row-filter heuristics tried, besides unfiltered rows, on each chosen frame (PNG
+    /// specification §9), for the measurements in docs/encoding.md.
+    @_spi(Measure) public var rowFilters: [APNGRowFilterHeuristic] = [.minimumSum]
+    /// Whether `OVER` frames are also tried with unchanged pixels sent as themselves where that
+    /// continues a run, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var overRuns = true
+    /// Whether an indexed palette is sorted by alpha and luma (true) or kept in order of first
+    /// appearance, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var sortPalette = true
+    /// Whether an animation that fits a palette is also written as truecolour with alpha, the
+    /// smaller file kept, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var tryTruecolor = true
 
     /// Options with the given values: by default loop forever, default effort, every core.
     public init(loop: LoopCount = .forever, effort: APNGEffort = .default, workers: Int? = nil) {

@@ -35,7 +35,7 @@ struct APNGQueuedFrame: Sendable {
     var rect: APNGRect
     var blend: APNGBlend
     var stream: [UInt8]
-    /// The filtered scanlines before compression, kept for Zopfli at `effort: .max`.
+    /// The scanlines (filter bytes included) `stream` holds, kept for Zopfli at `effort: .max`.
     var raw: [UInt8]?
     var delay: APNGDelay
     var dispose: APNGDispose?
@@ -53,6 +53,12 @@ struct APNGWriter {
     let effort: APNGEffort
     let selectByFinal: Bool
     let zopfliIterations: Int
+    /// Row-filter heuristics whose filtered scanlines are also compressed for each chosen frame.
+    let rowFilters: [APNGRowFilterHeuristic]
+    /// Whether `OVER` frames are also tried with unchanged opaque pixels sent as themselves where
+    /// they continue the row's last value (an opaque pixel sent over itself, or a fully
+    /// transparent one, leaves it alike; a translucent one would blend, so it is never sent).
+    let overRuns: Bool
     let workers: Int
     let frameCount: Int
     let plays: UInt32
@@ -76,6 +82,8 @@ struct APNGWriter {
         self.effort = options.effort
         self.selectByFinal = options.selectByFinal
         self.zopfliIterations = options.zopfliIterations
+        self.rowFilters = options.rowFilters
+        self.overRuns = options.overRuns
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
@@ -88,7 +96,7 @@ struct APNGWriter {
             let indices = mode.isIndexed ? indexFrame(target) : []
             let raw = APNGWriter.scanlines(
                 target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width, mode: mode)
-            let stream = try final(raw, try PNGChunks.zlib(raw, filtered: mode.isIndexed))
+            let kept = try final(raw, try PNGChunks.zlib(raw, filtered: mode.isIndexed), width: width)
             out = PNGChunks.signature
             // IHDR (PNG specification §11.2.2): width, height, bit depth, colour type,
             // compression 0, filter method 0, no interlace.
@@ -111,7 +119,7 @@ struct APNGWriter {
             }
             queue.append(
                 APNGQueuedFrame(
-                    rect: full, blend: .source, stream: stream, raw: effort == .max ? raw : nil, delay: delay,
+                    rect: full, blend: .source, stream: kept.stream, raw: effort == .max ? kept.raw : nil, delay: delay,
                     dispose: nil))
             shown = target
             base = [UInt32](repeating: 0, count: width * height)
@@ -137,6 +145,7 @@ struct APNGWriter {
             var base: [UInt32]
             var rect: APNGRect
             var blend: APNGBlend
+            var runs = false
         }
         var candidates: [Candidate] = []
         for (dispose, canvas) in bases {
@@ -144,6 +153,9 @@ struct APNGWriter {
             candidates.append(Candidate(dispose: dispose, base: canvas, rect: rect, blend: .source))
             if overAllowed(target, canvas, rect) {
                 candidates.append(Candidate(dispose: dispose, base: canvas, rect: rect, blend: .over))
+                if overRuns {
+                    candidates.append(Candidate(dispose: dispose, base: canvas, rect: rect, blend: .over, runs: true))
+                }
             }
         }
         let indices = mode.isIndexed ? indexFrame(target) : []
@@ -152,8 +164,8 @@ struct APNGWriter {
         let results = try ParallelWork.map(count: tried.count, workers: workers) { i throws(EncodeError) in
             let c = tried[i]
             let raw = APNGWriter.scanlines(
-                target: target, indices: indices, base: c.base, rect: c.rect, blend: c.blend, canvasWidth: width,
-                mode: mode)
+                target: target, indices: indices, base: c.base, rect: c.rect, blend: c.blend, runs: c.runs,
+                canvasWidth: width, mode: mode)
             let trial =
                 selectByFinal
                 ? try PNGChunks.deflate(raw, level: level) : try PNGChunks.zlib(raw, filtered: mode.isIndexed)
@@ -163,22 +175,40 @@ struct APNGWriter {
         for i in results.indices where results[i].stream.count < results[best].stream.count { best = i }
         let chosen = candidates[best]
         if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
+        let kept = try final(results[best].raw, results[best].stream, width: chosen.rect.width)
         queue.append(
             APNGQueuedFrame(
-                rect: chosen.rect, blend: chosen.blend, stream: try final(results[best].raw, results[best].stream),
-                raw: effort == .max ? results[best].raw : nil, delay: delay, dispose: nil))
+                rect: chosen.rect, blend: chosen.blend, stream: kept.stream, raw: effort == .max ? kept.raw : nil,
+                delay: delay, dispose: nil))
         base = chosen.base
         shown = target
         lastRect = chosen.rect
     }
 
-    /// The frame's final stream: `trial` (zlib level 9, or libdeflate when `selectByFinal`, the
-    /// stream the candidate was chosen by) or libdeflate's at `level`, whichever is smaller.
-    /// zlib still wins on some frames (`Z_FILTERED` on palette indices, docs/encoding.md).
-    private func final(_ raw: [UInt8], _ trial: [UInt8]) throws -> [UInt8] {
-        if selectByFinal { return trial }
-        let other = try PNGChunks.deflate(raw, level: level)
-        return other.count < trial.count ? other : trial
+    /// The frame's final stream and the scanlines it holds: `trial` (zlib level 9, or
+    /// libdeflate when `selectByFinal`, the stream the candidate was chosen by, of the
+    /// unfiltered `raw`), libdeflate's at `level` of `raw`, or libdeflate's of `raw` row-filtered
+    /// by each of `rowFilters` (PNG specification §9), whichever is smallest, the first of equal
+    /// sizes. zlib still wins on some frames (`Z_FILTERED` on palette indices, docs/encoding.md).
+    private func final(_ raw: [UInt8], _ trial: [UInt8], width rectWidth: Int) throws -> (
+        stream: [UInt8], raw: [UInt8]
+    ) {
+        let (mode, level, heuristics) = (self.mode, self.level, self.rowFilters)
+        let unfiltered = selectByFinal ? 0 : 1
+        let variants = unfiltered + heuristics.count
+        guard variants > 0 else { return (trial, raw) }
+        let results = try ParallelWork.map(count: variants, workers: workers) { i throws(EncodeError) in
+            let k = i - unfiltered
+            let lines =
+                k < 0
+                ? raw
+                : PNGRowFilter.filter(
+                    raw, rowBytes: mode.rowBytes(width: rectWidth), bpp: mode.filterStride, heuristic: heuristics[k])
+            return (stream: try PNGChunks.deflate(lines, level: level), raw: lines)
+        }
+        var best = (stream: trial, raw: raw)
+        for r in results where r.stream.count < best.stream.count { best = r }
+        return best
     }
 
     /// Writes the last frame and `IEND`; returns the file.
@@ -307,11 +337,15 @@ struct APNGWriter {
     /// The rectangle's pixels as the frame sends them, as PNG scanlines with filter type 0
     /// (None) before each row (PNG specification §7.2, §9.2): `target` for `SOURCE`; for
     /// `OVER`, fully transparent (transparent black or the transparent palette index) where
-    /// `target` equals `base`. Indices are packed most significant bits first
+    /// `target` equals `base`, except, with `runs`, an opaque unchanged pixel equal to the one
+    /// sent before it in the row, which is sent as itself (OVER of an opaque pixel on itself
+    /// leaves it; a translucent one would blend). The opacity check is defensive: what is sent
+    /// before is a changed pixel (opaque, or `OVER` is not allowed), transparent, or such a
+    /// run, so a translucent unchanged pixel never equals it. Indices are packed most significant bits first
     /// (§7.2) at `mode.bitDepth`.
     static func scanlines(
-        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, canvasWidth: Int,
-        mode: APNGColorMode
+        target: [UInt32], indices: [UInt8], base: [UInt32], rect: APNGRect, blend: APNGBlend, runs: Bool = false,
+        canvasWidth: Int, mode: APNGColorMode
     ) -> [UInt8] {
         let rowBytes = mode.rowBytes(width: rect.width)
         let stride = rowBytes + 1
@@ -329,16 +363,29 @@ struct APNGWriter {
                                 let clear = mode.transparentIndex ?? 0
                                 let depth = mode.bitDepth
                                 let perByte = 8 / depth
+                                var previous = clear
                                 for column in 0..<rect.width {
                                     let i = y * canvasWidth + rect.x + column
-                                    let value = over && target[i] == base[i] ? clear : indices[i]
+                                    var value = indices[i]
+                                    if over && target[i] == base[i]
+                                        && !(runs && previous == value && target[i] & 0xFF == 0xFF)
+                                    {
+                                        value = clear
+                                    }
+                                    previous = value
                                     let shift = 8 - depth * (column % perByte + 1)
                                     out[k + column / perByte] |= value << UInt8(shift)
                                 }
                             case .truecolorAlpha:
+                                var previous: UInt32 = 0
                                 for column in 0..<rect.width {
                                     let i = y * canvasWidth + rect.x + column
-                                    let key = over && target[i] == base[i] ? 0 : target[i]
+                                    var key = target[i]
+                                    if over && target[i] == base[i] && !(runs && previous == key && key & 0xFF == 0xFF)
+                                    {
+                                        key = 0
+                                    }
+                                    previous = key
                                     out[k] = UInt8(truncatingIfNeeded: key >> 24)
                                     out[k + 1] = UInt8(truncatingIfNeeded: key >> 16)
                                     out[k + 2] = UInt8(truncatingIfNeeded: key >> 8)

@@ -81,6 +81,10 @@ final class DecodedSlots: @unchecked Sendable {
 struct AnimatedSettings {
     var effort = APNGEffort.default
     var deflateLevel: Int?
+    var rowFilters: [APNGRowFilterHeuristic]?
+    var overRuns: Bool?
+    var sortPalette: Bool?
+    var tryTruecolor: Bool?
     var webpTunings: [WebPEncoder.Tuning] = []
 }
 
@@ -136,6 +140,10 @@ func encodeFrames(
     if output.hasSuffix(".apng") {
         var options = APNGOptions(loop: .forever, effort: animated.effort, workers: workers)
         if let level = animated.deflateLevel { options.deflateLevel = level }
+        if let filters = animated.rowFilters { options.rowFilters = filters }
+        if let runs = animated.overRuns { options.overRuns = runs }
+        if let sort = animated.sortPalette { options.sortPalette = sort }
+        if let rgba = animated.tryTruecolor { options.tryTruecolor = rgba }
         let source = try FrameArray(frames)
         (bytes, fastest) = try fastestEncode(repeats: repeats) {
             try APNGEncoder.encode(source, period: plan.period, options: options).bytes
@@ -354,6 +362,33 @@ while !arguments.isEmpty {
         }
         arguments.removeFirst()
         animated.deflateLevel = n
+    case "--try-truecolor":
+        guard let value = arguments.first, value == "0" || value == "1" else {
+            fail("--try-truecolor needs 0 or 1", 64)
+        }
+        arguments.removeFirst()
+        animated.tryTruecolor = value == "1"
+    case "--sort-palette":
+        guard let value = arguments.first, value == "0" || value == "1" else { fail("--sort-palette needs 0 or 1", 64) }
+        arguments.removeFirst()
+        animated.sortPalette = value == "1"
+    case "--over-runs":
+        guard let value = arguments.first, value == "0" || value == "1" else { fail("--over-runs needs 0 or 1", 64) }
+        arguments.removeFirst()
+        animated.overRuns = value == "1"
+    case "--row-filters":
+        // none, or a comma-separated list of minsum, entropy
+        guard let value = arguments.first else { fail("--row-filters needs none or minsum,entropy", 64) }
+        arguments.removeFirst()
+        var filters: [APNGRowFilterHeuristic] = []
+        for name in value.split(separator: ",") where name != "none" {
+            switch name {
+            case "minsum": filters.append(.minimumSum)
+            case "entropy": filters.append(.entropy)
+            default: fail("--row-filters \(value): expected none or minsum,entropy", 64)
+            }
+        }
+        animated.rowFilters = filters
     case "--webp":
         let parts = (arguments.first ?? "").split(separator: ",").map(String.init)
         guard parts.count == 4, let method = Int32(parts[0]), (0...6).contains(method),

@@ -4,7 +4,7 @@ import Foundation
 import Render
 import Testing
 
-@testable import Encode
+@_spi(Measure) @testable import Encode
 
 /// One chunk as the test's own walker reads it (PNG specification §5.3).
 private struct WalkedChunk {
@@ -293,8 +293,9 @@ struct APNGEncoderTests {
         }
     }
 
-    /// Indexed colour exactly when the animation has ≤ 256 RGBA values (alpha-0 pixels of any
-    /// colour counting as one): 256 → palette PNG (colour type 3), 257 → RGBA (colour type 6).
+    /// A palette is possible exactly when the animation has ≤ 256 RGBA values (alpha-0 pixels of
+    /// any colour counting as one): 256 → palette PNG (colour type 3) when truecolour is not
+    /// tried, 257 → RGBA (colour type 6).
     @Test func indexedWhenAtMost256Colors() throws {
         func colors(_ n: Int) -> [RGBAImage] {
             // n − 1 opaque greys-and-reds plus transparent pixels of junk colours.
@@ -305,7 +306,9 @@ struct APNGEncoderTests {
                 }
             ]
         }
-        let fits = try APNGEncoder.encode(try FrameArray(colors(256)), period: 1, options: APNGOptions())
+        var paletteOnly = APNGOptions()
+        paletteOnly.tryTruecolor = false
+        let fits = try APNGEncoder.encode(try FrameArray(colors(256)), period: 1, options: paletteOnly)
         #expect(fits.indexed && fits.paletteSize == 256)
         #expect(WalkedAPNG(fits.bytes).colorType == 3)
         #expect(WalkedAPNG(fits.bytes).chunks.map(\.type).contains("tRNS"))
@@ -431,6 +434,82 @@ struct APNGEncoderTests {
         defer { try? FileManager.default.removeItem(atPath: file.directory) }
         let decoded = try pillowFrames(file.path, width: 30, height: 26).frames
         #expect(decoded.map(normalized) == frames.map(normalized))
+    }
+
+    /// Row filters (PNG specification §9) pay on smooth truecolour rows: the gradient sample is
+    /// smaller with them than with unfiltered rows only, and Pillow still reads every frame
+    /// exactly.
+    @Test func rowFiltersShrinkAGradientAndDecodeExactly() throws {
+        let frames = gradient(frames: 3)
+        let source = try FrameArray(frames)
+        var unfilteredOptions = APNGOptions()
+        unfilteredOptions.rowFilters = []
+        let unfiltered = try APNGEncoder.encode(source, period: 1, options: unfilteredOptions)
+        let filtered = try APNGEncoder.encode(source, period: 1, options: APNGOptions())
+        #expect(filtered.bytes.count < unfiltered.bytes.count)
+        let file = try temporaryFile(filtered.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        #expect(try pillowFrames(file.path, width: 30, height: 26).frames.map(normalized) == frames.map(normalized))
+    }
+
+    /// `OVER` runs: in the second frame every fourth pixel of two red bars turns red, and
+    /// opaque noise and a translucent band between them stay. Sending the bars' unchanged
+    /// pixels as themselves (whole red runs) and the noise and band as transparent is smaller
+    /// than `SOURCE` (noise sent) or plain `OVER` (bars full of holes), so the frame is `OVER`
+    /// and smaller than without runs; Pillow reads every frame exactly (the band unblended).
+    @Test func overRunsAreChosenAndDecodeExactly() throws {
+        var seed: UInt32 = 99
+        func noise() -> UInt8 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        let still = makeImage(width: 40, height: 16) { x, y in
+            if (8..<32).contains(x) { return y < 3 ? Pixel(noise(), 90, 200, 128) : Pixel(noise(), noise(), noise()) }
+            return x % 4 == 0 ? Pixel(0, 0, 255) : Pixel(255, 0, 0)
+        }
+        var changed = still
+        for y in 0..<16 {
+            for x in stride(from: 0, to: 40, by: 4) where !(8..<32).contains(x) {
+                let o = changed.offset(x: x, y: y)
+                changed.pixels[o..<(o + 4)] = [255, 0, 0, 255]
+            }
+        }
+        let frames = [still, changed]
+        var plain = APNGOptions()
+        plain.overRuns = false
+        let without = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: plain)
+        let with = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: APNGOptions())
+        #expect(with.bytes.count < without.bytes.count)
+        #expect(WalkedAPNG(with.bytes).controls.last?.blend == 1)
+        let file = try temporaryFile(with.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        #expect(try pillowFrames(file.path, width: 40, height: 16).frames.map(normalized) == frames.map(normalized))
+    }
+
+    /// An animation that fits a palette but pays more for `PLTE` and `tRNS` than it saves (one
+    /// colour at 255 alphas and transparent black: about 1 000 bytes of palette chunks) is written as truecolour
+    /// with alpha, smaller than the indexed file, and decodes exactly; a palette-friendly one
+    /// (the fading disc) stays indexed.
+    @Test func paletteOrTruecolorWhicheverIsSmaller() throws {
+        let ramp = (0..<2).map { i in
+            makeImage(width: 16, height: 16) { x, y in
+                Pixel(200, 50, 50, UInt8((y * 16 + x + i) % 256))
+            }
+        }
+        let source = try FrameArray([ramp[0], ramp[0], ramp[1]])
+        var indexedOnly = APNGOptions()
+        indexedOnly.tryTruecolor = false
+        let indexed = try APNGEncoder.encode(source, period: 1, options: indexedOnly)
+        let chosen = try APNGEncoder.encode(source, period: 1, options: APNGOptions())
+        #expect(indexed.colorType == .indexed)
+        #expect(chosen.colorType == .truecolorAlpha && WalkedAPNG(chosen.bytes).colorType == 6)
+        #expect(chosen.bytes.count < indexed.bytes.count)
+        let file = try temporaryFile(chosen.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        #expect(
+            try pillowFrames(file.path, width: 16, height: 16).frames.map(normalized)
+                == [ramp[0], ramp[1]].map(normalized))
+        #expect(try APNGEncoder.encode(try FrameArray(fadingDisc(frames: 8)), period: 1).colorType == .indexed)
     }
 
     /// Bad periods and loop counts are errors, not traps.
