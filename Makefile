@@ -37,7 +37,7 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # 7-Zip's deflate and much faster; apngdis splits our APNGs into frames for a structural check in the tests, and
 # apngasm is the APNG peer bench-peers measures.
 DEB_PACKAGES := pkg-config libcairo2-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
-	libzopfli-dev libdeflate-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
+	libzopfli-dev libdeflate-dev libssl-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
 	chromium strace apngdis apngasm godot3-server
 # godot3-server: headless Godot 3 that SheetEngineTests uses to load the --sheet-format godot
 # SpriteFrames resource and its PNG as a game would.

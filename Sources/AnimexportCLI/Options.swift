@@ -86,6 +86,10 @@ struct Options: Equatable {
     var previewPath: FilePath?
     var reportPath: FilePath?
     var strict = false
+    /// `--force`: render every job even when its manifest says it is up to date.
+    var force = false
+    /// `--shard K/N`: only the K-th of N slices of the batch.
+    var shard: Shard?
     var quiet = false
     var help = false
     var version = false
@@ -103,10 +107,11 @@ struct Options: Equatable {
         "--format": "a list of gif, apng, webp, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
-        "--quality": "a WebP quality 0…100", "--effort": "standard or max",
+        "--quality": "a WebP quality 0…100", "--effort": "standard or max", "--shard": "K/N, such as 1/4",
     ]
     static let flags = [
         "--quiet", "-q", "--help", "-h", "--version", "--watch", "--strict", "--trim", "--pot", "--merge-duplicates",
+        "--force",
     ]
 
     /// Options each subcommand refuses (everything else applies to it).
@@ -172,6 +177,7 @@ struct Options: Equatable {
                 case "--trim": options.trim = true
                 case "--pot": options.powerOfTwo = true
                 case "--merge-duplicates": options.mergeDuplicates = true
+                case "--force": options.force = true
                 default: options.version = true
                 }
                 continue
@@ -310,6 +316,8 @@ struct Options: Equatable {
                 if !kinds.contains(kind) { kinds.append(kind) }
             }
             formats = kinds
+        case "--shard":
+            shard = try Shard.parse(value)
         case "--jobs", "-j":
             jobs = try Self.integer(value, name, "a number of threads 1…256", 1...256)
         case "--frame":
