@@ -58,7 +58,9 @@ let package = Package(
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),
         .target(
             name: "AnimexportCLI",
-            dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc", "CCrypto"]),
+            dependencies: [
+                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc", "CCrypto",
+            ]),
         .executableTarget(name: "animexport", dependencies: ["AnimexportCLI", "Export"]),
         .executableTarget(
             name: "animexport-bench", dependencies: ["Export", "Encode", "Render", "Spec", "Timeline"]),

@@ -80,6 +80,9 @@ extension Command {
         RUNNING
           -j, --jobs N           threads that render and encode (default: the number of cores);
                                  the bytes written are the same for every N
+          --force                render every job even when its manifest says it is up to date
+          --shard K/N            only the K-th of N slices of the batch (1 ≤ K ≤ N), for CI
+                                 matrices; the N shards together write the whole batch
           --watch                re-render when a preset or a file it uses changes; Ctrl-C stops
           --strict               validate: lints (warnings) count as errors
           -q, --quiet            print nothing on success (no progress line either)

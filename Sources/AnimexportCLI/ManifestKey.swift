@@ -92,7 +92,8 @@ enum ManifestKey {
         }
         guard info.st_uid == geteuid() else { return .unusable("\(path) belongs to another user") }
         guard info.st_mode & 0o077 == 0 else {
-            return .unusable("\(path) may be read by others (mode \(String(info.st_mode & 0o777, radix: 8)); expected 600)")
+            return .unusable(
+                "\(path) may be read by others (mode \(String(info.st_mode & 0o777, radix: 8)); expected 600)")
         }
         var bytes = [UInt8](repeating: 0, count: size + 1)
         let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
