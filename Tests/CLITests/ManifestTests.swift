@@ -277,4 +277,48 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyPath)
         #expect(ManifestKey.read(FilePath(keyPath)) == .key([UInt8](repeating: 7, count: 32)))
     }
+
+    /// A kill at each rename of a commit (GIF, sheet PNG, its JSON, then the manifest) leaves no
+    /// manifest at all (the old one is removed before the first rename, the new one is renamed
+    /// last), so `check` answers as a full render does, for the old options and the new.
+    @Test func aKillAtAnyRenameLeavesNoManifestThatVouchesForAnotherRun() throws {
+        let dir = try Self.workspace()
+        try FileManager.default.removeItem(atPath: dir + "/presets/dot.json")
+        let old = ["presets", "-o", "out/", "--jobs", "1", "-q"]
+        let new = old + ["--loop", "2"]
+        let env = ["XDG_CACHE_HOME": dir + "/cache"]
+        for n in 1...4 {
+            #expect(try Self.run(old, in: dir).status == 0)
+            #expect(manifests(in: dir + "/out") == [".square.gif.animexport.json"])
+            let killed = try runProcess(
+                "/usr/bin/strace",
+                [
+                    "-f", "-qq", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
+                    "-e", "inject=rename,renameat,renameat2:signal=SIGKILL:when=\(n)", toolPath,
+                ] + new, in: dir, environment: ProcessInfo.processInfo.environment.merging(env) { $1 })
+            #expect(killed.status != 0, "kill at rename \(n)")
+            #expect(manifests(in: dir + "/out").isEmpty, "kill at rename \(n): \(manifests(in: dir + "/out"))")
+            for args in [old, new] {
+                let fromManifest = try Self.run(["check"] + args, in: dir)
+                let rendered = try Self.run(["check", "--force"] + args, in: dir)
+                #expect(fromManifest.status == rendered.status, "kill at rename \(n), check \(args)")
+                #expect(!fromManifest.stdout.contains("answered from manifests"))
+            }
+            // The next run repairs everything and vouches for it again.
+            #expect(try Self.run(new, in: dir).status == 0)
+            #expect(
+                try Self.run(["check"] + new.filter { $0 != "-q" }, in: dir).stdout.contains(
+                    "(3 answered from manifests)"))
+        }
+        // Without a kill there are exactly four renames: the manifest's is the last.
+        let traced = try runProcess(
+            "/usr/bin/strace",
+            ["-f", "-qq", "-o", dir + "/trace", "-e", "trace=rename,renameat,renameat2", toolPath] + old + ["--force"],
+            in: dir, environment: ProcessInfo.processInfo.environment.merging(env) { $1 })
+        #expect(traced.status == 0)
+        let renames = String(decoding: readBytes(dir + "/trace"), as: UTF8.self).split(separator: "\n")
+            .filter { $0.contains("rename") }
+        #expect(renames.count == 4)
+        #expect(renames.last?.contains(".square.gif.animexport.json\"") == true, "\(renames)")
+    }
 }
