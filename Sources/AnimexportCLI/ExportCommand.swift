@@ -121,6 +121,7 @@ enum ExportCommand {
         if manifests.skipping {
             let verdict = manifests.verdict(for: job)
             if verdict == .upToDate {
+                progress?.skip(frames: (try? job.request.framesToRender()) ?? 0)
                 return Outcome(product: JobProduct(job: job), fileCount: job.paths.count, upToDate: true)
             }
             renderedBecause = verdict.reason
