@@ -174,7 +174,9 @@ enum ExportCommand {
         guard let product = outcome.product else { return }
         if outcome.upToDate {
             if mode == .write && !options.quiet && !options.watch {
-                console.out("\(product.job.presetPath): \(product.job.stem): up to date (\(outcome.fileCount) files)")
+                let n = outcome.fileCount
+                let files = "\(n) file\(n == 1 ? "" : "s")"
+                console.out("\(product.job.presetPath): \(product.job.stem): up to date (\(files))")
             }
             return
         }

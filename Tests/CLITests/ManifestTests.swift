@@ -30,7 +30,7 @@ import Testing
     /// `presets/NAME.json: STEM: up to date` lines, as stems.
     static func upToDate(_ run: ToolRun) -> [String] {
         run.stdout.split(separator: "\n").compactMap { line in
-            guard line.hasSuffix(" files)"), line.contains(": up to date (") else { return nil }
+            guard line.hasSuffix(")"), line.contains(": up to date (") else { return nil }
             let parts = line.split(separator: ":")
             return parts.count >= 2 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
         }.sorted()
@@ -220,6 +220,18 @@ import Testing
         let names = full.keys.filter { $0.hasSuffix(".gif") }.sorted()
         let first = try sha256Sums(dir + "/s5-1").keys.filter { $0.hasSuffix(".gif") }.sorted()
         #expect(first == [names[0], names[5], names[10]])
+    }
+
+    /// Manifests written into the presets' own folder are never read as presets (hidden names).
+    @Test func manifestsBesidePresetsAreNotPresets() throws {
+        let dir = try Self.workspace()
+        let args = ["presets", "-o", "presets/", "--format", "gif"]
+        #expect(try Self.run(args, in: dir).status == 0)
+        #expect(manifests(in: dir + "/presets") == [".dot.gif.animexport.json", ".square.gif.animexport.json"])
+        let again = try Self.run(args, in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.upToDate(again) == ["dot", "square"])
+        #expect(again.stderr.isEmpty)
     }
 
     @Test(arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/2/3", "-1/2", "/2", "1/"])
