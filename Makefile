@@ -16,7 +16,8 @@
 #                and memory of the circular preset at 1x and 4x, and peak memory of whole
 #                exports: circular-progress GIF at 1x, 4x, 8x, 16x (and GIF + sheet at 1x, 4x),
 #                and a 600 s loop at 50 fps on 256x256 as GIF, APNG and WebP (release build;
-#                the 600 s rows take several minutes each)
+#                the 600 s rows take several minutes each); then the whole presets/ batch at
+#                --scale 1,2,3, the same batch again with every job up to date, and its check
 #   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
 #                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
 #   make lint    check formatting and doc comments with swift format (strict)
@@ -44,7 +45,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
 # 7-Zip's deflate and much faster; apngdis splits our APNGs into frames for a structural check in the tests, and
 # apngasm is the APNG peer bench-peers measures.
 DEB_PACKAGES := pkg-config libcairo2-dev libharfbuzz-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
-	libzopfli-dev libdeflate-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
+	libzopfli-dev libdeflate-dev libssl-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
 	chromium strace apngdis apngasm godot3-server
 # godot3-server: headless Godot 3 that SheetEngineTests uses to load the --sheet-format godot
 # SpriteFrames resource and its PNG as a game would.
@@ -101,6 +102,15 @@ bench: deps
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats gif
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats apng
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats webp
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport
+	@echo "Incremental runs: presets/ -o DIR/ --scale 1,2,3 into a fresh folder, then the same again"
+	@echo "(every job up to date) and check (answered from the manifests):"
+	@d=$$(mktemp -d) && mkdir "$$d/out" && export XDG_CACHE_HOME="$$d/cache" && \
+	for row in "full batch:" "no-op batch:" "no-op check:check"; do \
+	  label=$${row%%:*}; sub=$${row#*:}; \
+	  /usr/bin/time -f "$$label: %e s wall, %U s user, %S s system, %M KB peak" \
+	    .build/release/animexport $$sub presets/ -o "$$d/out/" --scale 1,2,3 -q || exit 1; \
+	done; rm -rf "$$d"
 
 bench-peers: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport

@@ -42,6 +42,11 @@ let package = Package(
         .systemLibrary(
             name: "CZopfli", path: "Sources/CZopfli",
             providers: [.apt(["libzopfli-dev"])]),
+        // OpenSSL's libcrypto (Debian libssl-dev): SHA-256 and HMAC-SHA-256 for the manifest
+        // of incremental runs (Manifest, ManifestKey).
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         // glibc's mallopt, which Swift's Glibc module does not expose (MemoryTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -57,7 +62,9 @@ let package = Package(
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),
         .target(
             name: "AnimexportCLI",
-            dependencies: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc"]),
+            dependencies: [
+                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc", "CCrypto",
+            ]),
         .executableTarget(name: "animexport", dependencies: ["AnimexportCLI", "Export"]),
         .executableTarget(
             name: "animexport-bench", dependencies: ["Export", "Encode", "Render", "Spec", "Timeline"]),

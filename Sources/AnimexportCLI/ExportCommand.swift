@@ -25,6 +25,10 @@ enum ExportCommand {
         var different: [FilePath] = []
         /// Files compared or written.
         var fileCount = 0
+        /// Answered from the manifest: nothing rendered (`Manifest`).
+        var upToDate = false
+        /// `check`: why the job was rendered although a manifest was looked for.
+        var renderedBecause: String?
     }
 
     /// Runs export or check for the presets on the command line.
@@ -40,7 +44,8 @@ enum ExportCommand {
         if options.watch { return WatchCommand.run(presets, options: options, console: console) }
         let mode: Mode = options.command == .check ? .check : .write
         do {
-            let jobs = try JobPlanner.jobs(for: presets, options: options, console: console)
+            var jobs = try JobPlanner.jobs(for: presets, options: options, console: console)
+            if let shard = options.shard { jobs = shard.select(jobs) }
             let extra = [options.reportPath, options.previewPath].compactMap { $0 }
             let created = try JobPlanner.prepareFolders(
                 jobs, extra: extra, options: options, writing: mode == .write, console: console)
@@ -67,8 +72,10 @@ enum ExportCommand {
         let workers = JobRunner.frameWorkers(threads: threads, jobs: jobs.count)
         let progress = console.progress
         for job in jobs { progress?.expect(frames: (try? job.request.framesToRender()) ?? 0) }
+        let manifests = ManifestRun(options: options)
         let outcomes = JobRunner.run(count: jobs.count, threads: threads) { i in
-            perform(jobs[i], keepBytes: keepBytes, mode: mode, workers: workers, progress: progress)
+            perform(
+                jobs[i], keepBytes: keepBytes, mode: mode, workers: workers, progress: progress, manifests: manifests)
         } deliver: { outcome in
             report(outcome, options: options, mode: mode, console: console)
         }
@@ -86,7 +93,9 @@ enum ExportCommand {
                 )
                 return (.stale, fileCount)
             }
-            if !options.quiet { console.out("check: all \(fileCount) files are up to date") }
+            let fromManifests = outcomes.filter(\.upToDate).map(\.fileCount).reduce(0, +)
+            let answered = fromManifests > 0 ? " (\(fromManifests) answered from manifests)" : ""
+            if !options.quiet { console.out("check: all \(fileCount) files are up to date\(answered)") }
             return (.success, fileCount)
         }
         let products = outcomes.compactMap(\.product)
@@ -115,13 +124,24 @@ enum ExportCommand {
     /// Makes one job's files into a staging area and commits them together (write), or compares
     /// them as they come (check).
     private static func perform(
-        _ job: ExportJob, keepBytes: Bool, mode: Mode, workers: Int, progress: ProgressMeter?
+        _ job: ExportJob, keepBytes: Bool, mode: Mode, workers: Int, progress: ProgressMeter?,
+        manifests: ManifestRun
     ) -> Outcome {
+        var renderedBecause: String?
+        if manifests.skipping {
+            let verdict = manifests.verdict(for: job)
+            if verdict == .upToDate {
+                progress?.skip(frames: (try? job.request.framesToRender()) ?? 0)
+                return Outcome(product: JobProduct(job: job), fileCount: job.paths.count, upToDate: true)
+            }
+            renderedBecause = verdict.reason
+        }
         var tick: (@Sendable () -> Void)?
         if let progress { tick = { progress.advance() } }
         let staging = StagingSink()
         let comparing = ComparingSink()
-        let sink: any OutputSink = mode == .write ? staging : comparing
+        let recording = RecordingSink(staging)
+        let sink: any OutputSink = mode == .write ? recording : comparing
         let product: JobProduct
         do throws(JobPlanner.JobError) {
             product = try JobExecutor.run(job, sink: sink, keepBytes: keepBytes, workers: workers, progress: tick)
@@ -133,7 +153,16 @@ enum ExportCommand {
         switch mode {
         case .write:
             do {
-                outcome.fileCount = try staging.commit().count
+                // The manifest goes last, so it is renamed after every file it vouches for.
+                var manifestCount = 0
+                // A manifest that cannot be staged is left out: the files are still right, and an
+                // older manifest cannot vouch for them (its hashes are of other bytes).
+                if let outputs = recording.entries, let manifest = manifests.manifest(for: job, outputs: outputs),
+                    (try? staging.put(manifest)) != nil
+                {
+                    manifestCount = 1
+                }
+                outcome.fileCount = try staging.commit().count - manifestCount
             } catch {
                 return Outcome(error: JobPlanner.JobError(code: .failure, message: error.message))
             }
@@ -141,6 +170,7 @@ enum ExportCommand {
             outcome.fileCount = comparing.count
             outcome.missing = comparing.missing
             outcome.different = comparing.different
+            outcome.renderedBecause = renderedBecause
         }
         outcome.product = product
         return outcome
@@ -152,6 +182,14 @@ enum ExportCommand {
             return
         }
         guard let product = outcome.product else { return }
+        if outcome.upToDate {
+            if mode == .write && !options.quiet && !options.watch {
+                let n = outcome.fileCount
+                let files = "\(n) file\(n == 1 ? "" : "s")"
+                console.out("\(product.job.presetPath): \(product.job.stem): up to date (\(files))")
+            }
+            return
+        }
         for warning in product.warnings { console.warning(warning) }
         switch mode {
         case .write:
@@ -159,6 +197,9 @@ enum ExportCommand {
         case .check:
             for path in outcome.missing { console.out("missing: \(path)") }
             for path in outcome.different { console.out("differs: \(path)") }
+            if let why = outcome.renderedBecause, !options.quiet {
+                console.out("\(product.job.presetPath): \(product.job.stem): rendered to compare (\(why))")
+            }
         }
     }
 }

@@ -30,7 +30,9 @@ extension Command {
                                  page-colour switch, frame scrubber, zoom, params, timing
           --report FILE.json     per frame the intended time and the encoded delay, warnings
           --force                replace existing files that animexport did not write
-                                 (without it such a file stops the run before anything is written)
+                                 (without it such a file stops the run before anything is
+                                 written), and render every job even when its manifest says
+                                 it is up to date
 
         TIMING
           --fps N                frames per second (default: the preset's, usually 30); a GIF
@@ -95,6 +97,8 @@ extension Command {
                                  repeatable); JSON files that are not presets are skipped anyway
           -j, --jobs N           threads that render and encode (default: the number of cores);
                                  the bytes written are the same for every N
+          --shard K/N            only the K-th of N slices of the batch (1 ≤ K ≤ N), for CI
+                                 matrices; the N shards together write the whole batch
           --watch                re-render when a preset or a file it uses changes, and render
                                  presets added to a watched DIR; one line per render; Ctrl-C stops
           --strict               validate: lints (warnings) count as errors

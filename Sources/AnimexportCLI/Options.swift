@@ -86,10 +86,13 @@ struct Options: Equatable {
     var previewPath: FilePath?
     var reportPath: FilePath?
     var strict = false
-    /// `--force`: replace existing files this tool did not write (`OwnFiles`).
+    /// `--force`: replace existing files this tool did not write (`OwnFiles`), and render every
+    /// job even when its manifest says it is up to date.
     var force = false
     /// `--exclude GLOB` (repeatable): folder entries whose file name matches are not presets.
     var excludes: [String] = []
+    /// `--shard K/N`: only the K-th of N slices of the batch.
+    var shard: Shard?
     var quiet = false
     var help = false
     var version = false
@@ -109,7 +112,7 @@ struct Options: Equatable {
         "--format": "a list of gif, apng, webp, sheet, frames", "--jobs": "a thread count",
         "-j": "a thread count", "--frame": "a frame number", "--time": "seconds",
         "--preview": "an HTML file name", "--report": "a JSON file name",
-        "--quality": "a WebP quality 0…100", "--effort": "standard or max",
+        "--quality": "a WebP quality 0…100", "--effort": "standard or max", "--shard": "K/N, such as 1/4",
         "--exclude": "a file-name pattern like '*-sheet.json'",
     ].merging(VariantOptions.valued) { own, _ in own }
     static let flags =
@@ -339,6 +342,8 @@ struct Options: Equatable {
                 if !kinds.contains(kind) { kinds.append(kind) }
             }
             formats = kinds
+        case "--shard":
+            shard = try Shard.parse(value)
         case "--jobs", "-j":
             jobs = try Self.integer(value, name, "a number of threads 1…256", 1...256)
         case "--frame":

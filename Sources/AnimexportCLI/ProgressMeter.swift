@@ -37,6 +37,13 @@ final class ProgressMeter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Takes `frames` back from the work to do (a job answered from its manifest).
+    func skip(frames: Int) {
+        lock.lock()
+        total = max(done, total - frames)
+        lock.unlock()
+    }
+
     /// One frame is done; redraws the line at most ten times a second, after `delay`.
     func advance() {
         lock.lock()

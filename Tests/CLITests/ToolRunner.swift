@@ -102,10 +102,20 @@ func temporaryDirectory() throws -> String {
     return path
 }
 
-/// Every file name in `directory` (hidden ones included), sorted.
+/// Every file name in `directory` (hidden ones included, so staging leftovers show), sorted;
+/// the manifests of incremental runs (`.OUTPUT.animexport.json`, `manifests(in:)`) left out.
 func listing(_ directory: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !isManifestName($0) }.sorted()
 }
+
+/// The manifests in `directory`, sorted.
+func manifests(in directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter(isManifestName).sorted()
+}
+
+/// A manifest's name: hidden and ending in `.animexport.json` (a staged one still has its
+/// `.axPID-XXXXXX` suffix, so it counts as a leftover).
+func isManifestName(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".animexport.json") }
 
 /// Runs `/usr/bin/python3` (Debian's, which has Pillow from python3-pil) with a script.
 func runPython(_ script: String, arguments: [String] = []) throws -> ToolRun {
