@@ -9,7 +9,7 @@ import Foundation
 /// preset; its top-level `"animexportManifest": 1` marks it too), that records what the job's
 /// files were made from and what they hold:
 ///
-/// - `version`: the tool's version; `build`: the SHA-256 of the running executable, so a
+/// - `version`: the tool's version; `build`: the running executable's GNU build ID (`BuildIdentity`), so a
 ///   rebuilt binary re-renders even at the same version;
 /// - `preset`: its path and SHA-256; `reads`: every file it uses (image layers: each string in
 ///   the preset naming an existing file, as `--watch` finds them), path and SHA-256. Fonts
@@ -55,7 +55,7 @@ enum Manifest {
     }
 
     /// The document without `hmac` (RFC 8259 JSON, `JSONText`'s layout).
-    static func body(job: ExportJob, build: [UInt8], inputs: Inputs, outputs: [Entry]) -> JSONText {
+    static func body(job: ExportJob, build: String, inputs: Inputs, outputs: [Entry]) -> JSONText {
         func file(_ e: Entry, size: Bool) -> JSONText {
             var members = [JSONText.Member(key: "path", value: .string(e.path.description))]
             if size { members.append(JSONText.Member(key: "bytes", value: .integer(e.size))) }
@@ -65,7 +65,7 @@ enum Manifest {
         return .object([
             JSONText.Member(key: marker, value: .integer(formatVersion)),
             JSONText.Member(key: "version", value: .string(Exporter.version)),
-            JSONText.Member(key: "build", value: .string(Digest.hex(build))),
+            JSONText.Member(key: "build", value: .string(build)),
             JSONText.Member(key: "job", value: .string(job.stem)),
             JSONText.Member(key: "preset", value: file(inputs.preset, size: false)),
             JSONText.Member(key: "reads", value: .array(inputs.reads.map { file($0, size: false) })),
@@ -166,8 +166,8 @@ final class ManifestRun: @unchecked Sendable {
     private let lock = NSLock()
     private var inputCache: [FilePath: (preset: Manifest.Entry, reads: [Manifest.Entry])?] = [:]
 
-    /// The executable's SHA-256 (`/proc/self/exe`), once per process; nil when unreadable.
-    static let build: [UInt8]? = try? Digest.sha256(file: FilePath("/proc/self/exe")).digest
+    /// The running build's identity (`BuildIdentity`), once per process; nil when unreadable.
+    static let build: String? = BuildIdentity.current
 
     init(options: Options) {
         self.options = options
@@ -222,7 +222,7 @@ final class ManifestRun: @unchecked Sendable {
         guard let stored = try? path.read(limit: 1 << 24) else { return .missing }
         guard Manifest.isAuthentic(stored, key: key) else { return .notTrusted }
         let versionLine = Array("\n  \"version\": \(JSONText.string(Exporter.version).rendered().dropLast()),\n".utf8)
-        let buildLine = Array("\n  \"build\": \"\(Digest.hex(build))\",\n".utf8)
+        let buildLine = Array("\n  \"build\": \"\(build)\",\n".utf8)
         guard contains(stored, versionLine), contains(stored, buildLine) else { return .otherVersion }
         guard let inputs = inputs(of: job) else { return .unavailable }
         var outputs: [Manifest.Entry] = []

@@ -124,7 +124,7 @@ struct Options: Equatable {
     /// Options each subcommand refuses (everything else applies to it).
     static let refused: [Subcommand: Set<String>] = [
         .export: ["--strict"],
-        .check: ["--strict", "--watch", "--preview", "--report", "--force"],
+        .check: ["--strict", "--watch", "--preview", "--report"],
         .validate: Set(valued.keys).union(flags).subtracting([
             "--set", "--fps", "--duration", "--strict", "--quiet", "-q", "--help", "-h", "--version", "--exclude",
         ]),

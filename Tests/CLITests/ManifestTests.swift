@@ -74,8 +74,10 @@ import Testing
         #expect(forced.stdout.contains("out/square@2x.gif: 10 frames"))
         #expect(try sha256Sums(dir + "/out") == full)
 
-        // An edited output: only its job renders again, and restores the full run's bytes.
-        try writeFile("not a gif", to: dir + "/out/dot@2x.gif")
+        // An edited output (another GIF of ours in its place, so the overwrite guard of
+        // `OwnFiles` still takes it for ours): only its job renders again, and restores the full
+        // run's bytes.
+        try Data(readBytes(dir + "/out/square.gif")).write(to: URL(fileURLWithPath: dir + "/out/dot@2x.gif"))
         let repaired = try Self.run(batch, in: dir)
         #expect(Self.upToDate(repaired) == ["dot", "square", "square@2x"])
         #expect(try sha256Sums(dir + "/out") == full)
@@ -127,9 +129,19 @@ import Testing
         #expect(readBytes(dir + "/out/tiles.gif") != before)
         #expect(Self.upToDate(try Self.run(args, in: dir)) == ["tiles"])
 
-        // Another build of the tool (here: the same binary with one byte more) renders again.
+        // Another build of the tool renders again. A build is known by its GNU build ID
+        // (`BuildIdentity`): here the same binary with one byte of that ID changed (the note
+        // header namesz 4, descsz 20, type 3 and "GNU\0", then the ID), or with one byte more
+        // when it has none (then the executable's SHA-256 stands in).
         let copy = dir + "/animexport-copy"
-        try Data(readBytes(toolPath) + [0]).write(to: URL(fileURLWithPath: copy))
+        var binary = readBytes(toolPath)
+        let note: [UInt8] = [4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 0x47, 0x4E, 0x55, 0]
+        if let at = (0..<(binary.count - note.count - 20)).first(where: { binary[$0..<$0 + note.count].elementsEqual(note) }) {
+            binary[at + note.count] ^= 0xFF
+        } else {
+            binary.append(0)
+        }
+        try Data(binary).write(to: URL(fileURLWithPath: copy))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
         let rebuilt = try Self.run(args, in: dir, tool: copy)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
