@@ -682,6 +682,37 @@ extension HostileCase {
                 status: 64,
                 fragments: ["h.json", "sprite sheet"])
         )
+        // The fuzzer's timeouts and its one "draw frame: out of memory" (seed 11, inputs 260, 413
+        // and 1256): geometry drawn far past Cairo's 24.8 fixed-point range, refused with the
+        // value that makes it so large.
+        let oneSecond = ", \"duration\": 1"
+        cases += refused(
+            "a ring at layer scale 1e12 (8 pt × 1e12 px)",
+            preset([circle(extra: #", "scale": 1e12"#)], top: oneSecond),
+            path: "$.layers[0].scale", fragments: ["8388608 px"])
+        cases += refused(
+            "a circle of radius 1e19",
+            preset([#"{ "type": "circle", "center": [8, 8], "radius": 1e19, "fill": "red" }"#], top: oneSecond),
+            path: "$.layers[0].radius", fragments: ["8388608 px"])
+        cases += refused(
+            "a scale animation from 9.3e18",
+            preset([circle([animation([("fromValue", "9.3e18")], keyPath: "scale")])]),
+            path: "$.layers[0].animations[0].fromValue", fragments: ["8388608 px"])
+        let nested = circle(extra: #", "scale": 10000"#)
+        cases += refused(
+            "scale 1e4 under scale 1e4 (each fine alone)",
+            preset([#"{ "type": "group", "scale": 10000, "layers": [\#(nested)] }"#], top: oneSecond),
+            path: "$.layers[0].layers[0].scale", fragments: ["8388608 px"])
+        let stepped = #"""
+            { "type": "replicator", "instanceCount": 100, "instanceTransform": { "scale": 2 },
+              "layers": [\#(circle())] }
+            """#
+        cases += refused(
+            "a replicator step of scale 2 compounded over 100 copies", preset([stepped], top: oneSecond),
+            path: "$.layers[0].instanceTransform.scale", fragments: ["8388608 px"])
+        cases += accepted(
+            "a ring at layer scale 1e5 (drawn 800 000 px across, within the limit)",
+            preset([circle(extra: #", "scale": 100000"#)], top: oneSecond))
         cases.append(
             HostileCase(
                 label: "validate: 4096×4096 canvas, 30000 frames",
