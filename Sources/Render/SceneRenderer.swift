@@ -307,7 +307,7 @@ public enum SceneRenderer {
     private static func drawImage(_ image: ImageDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer)
         throws(RenderError)
     {
-        let source = try ImageLibrary.shared.surface(image.file)
+        let source = try ImageLibrary.shared.surface(image.path, name: image.file)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         let center = Point(x: image.rect.midX, y: image.rect.midY)

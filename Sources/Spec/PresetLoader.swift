@@ -69,11 +69,13 @@ public enum PresetLoader {
     ///   - file: the name to show in diagnostics.
     ///   - overrides: `--set` values by parameter name, as typed.
     ///   - fontAvailable: see `load(contentsOf:overrides:fontAvailable:)`.
+    ///   - directory: the folder image layers' relative `file`s are resolved against, as bytes
+    ///     (a name that is not UTF-8 keeps them); nil: the folder part of `file`.
     /// - Throws: `ParameterOverrideError` for a bad override; `PresetError` listing every
     ///   problem (errors and warnings) when there is at least one error.
     public static func decode(
         bytes: [UInt8], file: String, overrides: [String: String] = [:],
-        fontAvailable: (@Sendable (String) -> Bool)? = nil
+        fontAvailable: (@Sendable (String) -> Bool)? = nil, directory: [UInt8]? = nil
     ) throws -> LoadedPreset {
         let root: JSONValue
         do {
@@ -85,7 +87,7 @@ public enum PresetLoader {
                     message: "invalid JSON: \(error.message)")
             ])
         }
-        let context = DecodeContext(file: file)
+        let context = DecodeContext(file: file, directory: directory)
         context.fontAvailable = fontAvailable
         let decoder = PresetDecoder(context: context)
         let composition = try decoder.decode(root, overrides: overrides)

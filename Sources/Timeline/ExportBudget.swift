@@ -234,11 +234,7 @@ public enum ExportBudget {
         for layer in layers {
             if case .image(let image) = layer.state.shape {
                 let path = layer.sourcePath.isEmpty ? "$" : layer.sourcePath + ".file"
-                let header = FileHandle(forReadingAtPath: image.resolvedPath).map { handle in
-                    defer { try? handle.close() }
-                    return [UInt8]((try? handle.read(upToCount: 33)) ?? Data())
-                }
-                if let bytes = header, bytes.count >= 24 {
+                if let bytes = ByteFile.read(image.resolvedBytes, limit: 33), bytes.count >= 24 {
                     let word = { (i: Int) in bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
                     let pixels = Double(word(16)) * Double(word(20))
                     if pixels > Double(maximumImagePixels) {

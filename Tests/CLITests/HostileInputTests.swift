@@ -215,6 +215,38 @@ import Testing
         let files = try Self.jsonValue(dir + "/r.json", "['animations'][0]['files']")
         #expect(files.stdout == "[\"out/square.gif\"]\n", "\(files.stderr)")
     }
+
+    /// An image layer's `file` is resolved against the preset's folder by its bytes: a preset
+    /// in a Latin-1 folder finds the PNG beside it (it used to be looked up under the folder's
+    /// shown name, `caf\xE9`, and not found). The frame's pixels are the image's.
+    @Test func latin1FolderImageLayerIsFound() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/plain", withIntermediateDirectories: false)
+        let preset = """
+            { "version": 1, "name": "img", "canvas": { "width": 8, "height": 8 }, "duration": 1, "fps": 2,
+              "layers": [ { "type": "image", "file": "dot.png", "center": [4, 4], "size": [8, 8] } ] }
+            """
+        try writeFile(preset, to: dir + "/plain/img.json")
+        let png = try runPython(
+            "import sys; from PIL import Image; Image.new('RGBA', (8, 8), (0, 200, 40, 255)).save(sys.argv[1])",
+            arguments: [dir + "/plain/dot.png"])
+        #expect(png.status == 0, "\(png.stderr)")
+        let folder = Self.latin1("")
+        let validate = try Self.shell("mv plain \(folder) && $TOOL validate \(Self.latin1("/img.json"))", in: dir)
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stdout.hasPrefix("\(Self.shown)/img.json: valid ("), "\(validate.stdout)")
+        let export = try Self.shell("$TOOL \(Self.latin1("/img.json")) --frames out -o x.gif -q", in: dir)
+        #expect(export.status == 0, "\(export.stderr)")
+        let pixels = try runPython(
+            "import sys; from PIL import Image; im = Image.open(sys.argv[1]).convert('RGBA'); print(im.getpixel((0, 0)), im.getpixel((4, 4)), im.getpixel((7, 7)))",
+            arguments: [dir + "/out/img-000.png"])
+        #expect(pixels.stdout == "(0, 200, 40, 255) (0, 200, 40, 255) (0, 200, 40, 255)\n", "\(pixels.stderr)")
+        // Gone: the message names where it looked, with the byte shown as the CLI shows names.
+        let missing = try Self.shell(
+            "rm \(Self.latin1("/dot.png")) && $TOOL validate \(Self.latin1("/img.json"))", in: dir)
+        #expect(missing.status == 65, "\(missing.stderr)")
+        #expect(missing.stderr.contains("(looked for \(Self.shown)/dot.png)"), "\(missing.stderr)")
+    }
 }
 
 /// Runs the binary with `arguments` in `directory`, killed after `wallSeconds` and limited to
