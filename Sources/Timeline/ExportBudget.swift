@@ -154,8 +154,8 @@ public enum ExportBudget {
 
     /// The first layer whose drawn extent (`maximumDrawnExtent`) can exceed the limit, blamed on
     /// the scale value that contributes most (a layer's `scale`, an animation's `fromValue`,
-    /// `toValue` or `values[i]`, a replicator's `instanceTransform.scale`), or on the layer's own geometry when no
-    /// scale above 1 is involved.
+    /// `toValue` or `values[i]`, a replicator's `instanceTransform.scale`; the outermost of
+    /// equal ones), or on the layer's own geometry when no scale above 1 is involved.
     static func extentViolations(_ layers: [Layer], scale: Double) -> [BudgetViolation] {
         guard scale.isFinite, scale > 0 else { return [] }
         var found: BudgetViolation?

@@ -730,9 +730,9 @@ extension HostileCase {
             path: "$.layers[0].animations[0].fromValue", fragments: ["8388608 px"])
         let nested = circle(extra: #", "scale": 10000"#)
         cases += refused(
-            "scale 1e4 under scale 1e4 (each fine alone)",
+            "scale 1e4 under scale 1e4 (each fine alone; the outer of two equal factors is blamed)",
             preset([#"{ "type": "group", "scale": 10000, "layers": [\#(nested)] }"#], top: oneSecond),
-            path: "$.layers[0].layers[0].scale", fragments: ["8388608 px"])
+            path: "$.layers[0].scale", fragments: ["drawn 800000000 px across", "8388608 px"])
         let stepped = #"""
             { "type": "replicator", "instanceCount": 100, "instanceTransform": { "scale": 2 },
               "layers": [\#(circle())] }
