@@ -77,6 +77,7 @@ public enum SceneRenderer {
                 for child in children { try draw(child, parent: ctm, in: cr) }
             }
         case .shape(let shape):
+            try checkExtent(shape, ctm: ctm)
             let paintsTwice = shape.fillPath != nil && shape.strokePath != nil
             if node.opacity < 1 && paintsTwice {
                 // Fill and stroke overlap: composite them first, then fade as one.
@@ -194,6 +195,26 @@ public enum SceneRenderer {
     /// 48 292 at 0.02). 0.004 also stops Cairo's round caps from moving a few still edge pixels
     /// (circular-progress), for 35 % more render time: not worth it.
     static let strokeTolerance = 0.01
+
+    /// Refuses a shape drawn more than `ExportBudget.maximumDrawnExtent` device px across (its
+    /// paths' bounds plus the stroke width, through `ctm`'s largest stretch): the budget bounds
+    /// every scale it can read from the preset before rendering, and this catches the rest
+    /// (a scale bound to state, `bind`) before Cairo's coordinates overflow or the curves are
+    /// cut into more pieces than the frame can afford. Projective nodes are flattened in their
+    /// own units and are not checked here.
+    private static func checkExtent(_ shape: ShapeDrawing, ctm: ProjectiveTransform) throws(RenderError) {
+        guard let affine = ctm.affine else { return }
+        var extent = 0.0
+        for path in [shape.fillPath, shape.strokePath] {
+            if let b = path?.bounds { extent = max(extent, abs(b.width), abs(b.height)) }
+        }
+        if shape.strokePath != nil { extent += abs(shape.stroke.width) }
+        let drawn = extent * largestStretch(affine)
+        guard !(drawn <= ExportBudget.maximumDrawnExtent) else { return }
+        throw RenderError(
+            "a layer is drawn \(formatNumber(drawn)) px across in this frame (its \(formatNumber(extent)) pt outline at a scale of \(formatNumber(largestStretch(affine)))), more than the limit of \(formatNumber(ExportBudget.maximumDrawnExtent)) px (2^23, Cairo's fixed-point range); look for a scale set from state (bind)",
+            isPresetLimit: true)
+    }
 
     /// The largest factor by which `t` stretches a length (its largest singular value).
     private static func largestStretch(_ t: AffineTransform) -> Double {

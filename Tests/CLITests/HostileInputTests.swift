@@ -740,6 +740,21 @@ extension HostileCase {
         cases += refused(
             "a replicator step of scale 2 compounded over 100 copies", preset([stepped], top: oneSecond),
             path: "$.layers[0].instanceTransform.scale", fragments: ["8388608 px"])
+        // A scale set from state (`bind`) is out of the budget's reach before rendering (validate
+        // says valid); the renderer refuses the frame instead of hanging (it took over 100 s).
+        let bound = """
+            { "version": 1, "name": "h", "canvas": { "width": 16, "height": 16 }, "fps": 10, "duration": 1,
+              "state": { "k": 0 },
+              "events": [ { "onAppear": true, "set": { "k": 1 },
+                "animation": { "timingFunction": "linear", "duration": 1 } } ],
+              "layers": [ { "type": "circle", "center": [8, 8], "radius": 4, "fill": "red",
+                "bind": { "scale": "1 + $k * 1e12" } } ] }
+            """
+        cases.append(
+            HostileCase(
+                label: "export: a scale bound to state reaching 1e11 is refused while drawing (65)",
+                files: ["h.json": .text(bound)], arguments: ["h.json", "-o", "out/", "--format", "gif,sheet"],
+                status: 65, fragments: ["h.json", "8388608 px", "a scale set from state (bind)"]))
         cases += accepted(
             "a ring at layer scale 1e5 (drawn 800 000 px across, within the limit)",
             preset([circle(extra: #", "scale": 100000"#)], top: oneSecond))
