@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import Render
 import Spec
 import Timeline
 
@@ -43,6 +44,9 @@ enum JobExecutor {
                 product.warnings += p.warnings
                 product.summaries.append(summary(p, plan: plan, job: job))
             }
+        } catch let error as RenderError where error.isPresetLimit {
+            // The preset is to blame (docs/preset-format.md, Limits): exit 65, like the budget.
+            throw JobPlanner.JobError(code: .badPreset, message: "\(job.presetPath): \(job.stem): \(error)")
         } catch let error as WriteError {
             // Names the file already.
             throw JobPlanner.JobError(code: .failure, message: error.message)

@@ -194,9 +194,9 @@ enum JobPlanner {
         }
         var loaded = try PresetLoader.decode(
             bytes: bytes, file: path.description, overrides: overrides,
-            fontAvailable: checkFonts ? Exporter.fontAvailable : nil, measureText: Exporter.measureText)
-        // As `PresetLoader.load` sets it; the decoder finds image layers beside the file named
-        // by `file:` (a folder whose name is not UTF-8 is not found there).
+            fontAvailable: checkFonts ? Exporter.fontAvailable : nil, measureText: Exporter.measureText,
+            directory: path.directory.bytes)
+        // As `PresetLoader.load` sets it (for messages; image layers were found by the bytes).
         loaded.directory = (path.description as NSString).deletingLastPathComponent
         return loaded
     }
@@ -366,7 +366,7 @@ enum JobPlanner {
         for job in jobs {
             inputs[job.presetPath.canonical] = "the preset \(job.presetPath)"
             for file in imageFiles(job.composition.layers) {
-                inputs[FilePath(file).canonical] = "an image that \(job.presetPath) uses"
+                inputs[FilePath(bytes: file).canonical] = "an image that \(job.presetPath) uses"
             }
         }
         var owner: [FilePath: String] = [:]
@@ -399,10 +399,10 @@ enum JobPlanner {
     }
 
     /// Every image layer's file in a layer tree.
-    private static func imageFiles(_ layers: [Layer]) -> [String] {
-        layers.flatMap { layer -> [String] in
+    private static func imageFiles(_ layers: [Layer]) -> [[UInt8]] {
+        layers.flatMap { layer -> [[UInt8]] in
             var files = imageFiles(layer.children)
-            if case .image(let image) = layer.state.shape { files.append(image.resolvedPath) }
+            if case .image(let image) = layer.state.shape { files.append(image.resolvedBytes) }
             return files
         }
     }

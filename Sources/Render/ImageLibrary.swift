@@ -2,28 +2,30 @@
 
 internal import CCairo
 import Foundation
+import Spec
 
 /// PNG files for image layers, decoded once into Cairo surfaces and kept for the life of the
 /// process; safe to use from several threads.
 final class ImageLibrary: @unchecked Sendable {
     static let shared = ImageLibrary()
     private let lock = NSLock()
-    private var surfaces: [String: ImageSurface] = [:]
+    private var surfaces: [[UInt8]: ImageSurface] = [:]
 
-    /// The image at `path` as a premultiplied ARGB32 surface.
+    /// The image at `path` (bytes; `name` is how messages show it) as a premultiplied ARGB32
+    /// surface.
     /// - Throws: `RenderError` when the file cannot be read or decoded.
-    func surface(_ path: String) throws(RenderError) -> ImageSurface {
+    func surface(_ path: [UInt8], name: String) throws(RenderError) -> ImageSurface {
         lock.lock()
         defer { lock.unlock() }
         if let cached = surfaces[path] { return cached }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RenderError("read image \(path): cannot open the file")
+        guard let data = ByteFile.read(path) else {
+            throw RenderError("read image \(name): cannot open the file")
         }
         let image: RGBAImage
         do {
-            image = try PNGCodec.decode([UInt8](data))
+            image = try PNGCodec.decode(data)
         } catch {
-            throw RenderError("read image \(path): \(error)")
+            throw RenderError("read image \(name): \(error)")
         }
         let surface = try ImageSurface(image)
         surfaces[path] = surface

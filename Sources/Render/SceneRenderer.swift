@@ -95,6 +95,7 @@ public enum SceneRenderer {
                 for child in children { try draw(child, parent: ctm, limits: limits, in: cr) }
             }
         case .shape(let shape):
+            try checkExtent(shape, ctm: ctm)
             let paintsTwice = shape.fillPath != nil && shape.strokePath != nil
             if node.opacity < 1 && paintsTwice {
                 // Fill and stroke overlap: composite them first, then fade as one.
@@ -268,6 +269,33 @@ public enum SceneRenderer {
     /// (circular-progress), for 35 % more render time: not worth it.
     static let strokeTolerance = 0.01
 
+    /// Refuses a shape drawn more than `ExportBudget.maximumDrawnExtent` device px across (its
+    /// paths' bounds plus the stroke width, through `ctm`'s largest stretch): the budget bounds
+    /// every scale it can read from the preset before rendering, and this catches the rest
+    /// (a scale bound to state, `bind`) before Cairo's coordinates overflow or the curves are
+    /// cut into more pieces than the frame can afford. Projective nodes are flattened in their
+    /// own units and are not checked here.
+    private static func checkExtent(_ shape: ShapeDrawing, ctm: ProjectiveTransform) throws(RenderError) {
+        guard let affine = ctm.affine else { return }
+        var extent = 0.0
+        for path in [shape.fillPath, shape.strokePath] {
+            if let b = path?.bounds { extent = max(extent, abs(b.width), abs(b.height)) }
+        }
+        if shape.strokePath != nil { extent += abs(shape.stroke.width) }
+        let drawn = extent * largestStretch(affine)
+        guard !(drawn <= ExportBudget.maximumDrawnExtent) else { return }
+        throw RenderError(
+            "a layer is drawn \(formatNumber(drawn)) px across in this frame (its \(formatNumber(extent)) pt outline at a scale of \(formatNumber(largestStretch(affine)))), more than the limit of \(formatNumber(ExportBudget.maximumDrawnExtent)) px (2^23, Cairo's fixed-point range); look for a scale set from state (bind)",
+            isPresetLimit: true)
+    }
+
+    /// The largest factor by which `t` stretches a length (its largest singular value).
+    private static func largestStretch(_ t: AffineTransform) -> Double {
+        let sum = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d
+        let det = t.a * t.d - t.b * t.c
+        return ((sum + max(sum * sum - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
+    }
+
     /// Sets Cairo's current path to `polylines` seen through `ctm` (affine: Cairo's matrix;
     /// projective: each point mapped). Returns false when a point lies behind the viewer.
     private static func addPolylines(_ polylines: [Polyline], ctm: ProjectiveTransform, to cr: OpaquePointer) -> Bool {
@@ -384,7 +412,7 @@ public enum SceneRenderer {
     private static func drawImage(_ image: ImageDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer)
         throws(RenderError)
     {
-        let source = try ImageLibrary.shared.surface(image.file)
+        let source = try ImageLibrary.shared.surface(image.path, name: image.file)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         let center = Point(x: image.rect.midX, y: image.rect.midY)

@@ -14,8 +14,8 @@ final class DecodeContext {
     /// Parameters declared with an unusable default: already reported, so references to them
     /// stay quiet instead of repeating the problem as "unknown parameter".
     var brokenParameters: Set<String> = []
-    /// The preset's folder, against which relative file names (images) are resolved.
-    let directory: String
+    /// The preset's folder as bytes, against which relative file names (images) are resolved.
+    let directoryBytes: [UInt8]
     /// A text layer's declared `values`, handed from its geometry to its state.
     var pendingTextValues: [String: Double] = [:]
     /// Outlines of the named shape layers decoded so far, in their parents' coordinates (their
@@ -39,9 +39,11 @@ final class DecodeContext {
     /// Names of the preset's state variables (`state`), for `bind` and event expressions.
     var stateVariables: [String] = []
 
-    init(file: String) {
+    /// A context for the preset shown as `file`; `directory` is its folder's bytes (nil: the
+    /// folder part of `file`).
+    init(file: String, directory: [UInt8]? = nil) {
         self.file = file
-        self.directory = (file as NSString).deletingLastPathComponent
+        self.directoryBytes = directory ?? Array((file as NSString).deletingLastPathComponent.utf8)
     }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }

@@ -168,17 +168,22 @@ public enum FontWeight: String, Equatable, Sendable, CaseIterable {
 public struct ImageContent: Equatable, Sendable {
     /// The file's path as written in the preset (relative to the preset's folder).
     public var file: String
-    /// The file's absolute or working-directory-relative path, resolved at load time.
+    /// The file's absolute or working-directory-relative path, resolved at load time, as text
+    /// for messages (bytes that are not UTF-8 shown as `\xHH`, `ByteFile.shown`).
     public var resolvedPath: String
+    /// The same path as bytes, which is what the file is opened by (`ByteFile`): a preset in a
+    /// folder whose name is not UTF-8 finds its images there.
+    public var resolvedBytes: [UInt8]
     /// Centre of the image box in layer coordinates (points).
     public var center: Point
     /// Size of the image box in points (default: the PNG's pixel size).
     public var size: Point
 
-    /// An image; see the properties.
-    public init(file: String, resolvedPath: String, center: Point, size: Point) {
+    /// An image; see the properties. `resolvedBytes` defaults to `resolvedPath`'s UTF-8.
+    public init(file: String, resolvedPath: String, resolvedBytes: [UInt8]? = nil, center: Point, size: Point) {
         self.file = file
         self.resolvedPath = resolvedPath
+        self.resolvedBytes = resolvedBytes ?? Array(resolvedPath.utf8)
         self.center = center
         self.size = size
     }

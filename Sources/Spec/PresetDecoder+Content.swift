@@ -169,16 +169,16 @@ extension PresetDecoder {
             let file = context.string(v, o.path("file"))
         else { return nil }
         let center = o.required("center", expected: "a point [x, y]").flatMap { context.point($0, o.path("center")) }
-        let directory = context.directory
-        let resolved = file.hasPrefix("/") ? file : (directory.isEmpty ? file : directory + "/" + file)
+        let bytes = ByteFile.resolve(file, in: context.directoryBytes)
+        let resolved = ByteFile.shown(bytes)
         var size = o.point("size")
-        guard let data = FileManager.default.contents(atPath: resolved) else {
+        guard let data = ByteFile.read(bytes) else {
             context.error(o.path("file"), v.location, "cannot read the image \"\(file)\" (looked for \(resolved))")
             return nil
         }
         let pixelSize: Point
         do {
-            let checked = try PNGStructure.check([UInt8](data))
+            let checked = try PNGStructure.check(data)
             pixelSize = Point(x: Double(checked.width), y: Double(checked.height))
         } catch {
             context.error(o.path("file"), v.location, "the image \"\(abbreviated(file))\" \(error.message)")
@@ -186,7 +186,8 @@ extension PresetDecoder {
         }
         if size == nil { size = pixelSize }
         guard let center, let size else { return nil }
-        return .image(ImageContent(file: file, resolvedPath: resolved, center: center, size: size))
+        return .image(
+            ImageContent(file: file, resolvedPath: resolved, resolvedBytes: bytes, center: center, size: size))
     }
 
     /// A clip shape: `{ "type": "circle" | "ellipse" | "rect" | "path" | …, geometry keys }`.

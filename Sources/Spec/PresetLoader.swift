@@ -74,11 +74,14 @@ public enum PresetLoader {
     ///   - overrides: `--set` values by parameter name, as typed.
     ///   - fontAvailable: see `load(contentsOf:overrides:fontAvailable:measureText:)`.
     ///   - measureText: see `load(contentsOf:overrides:fontAvailable:measureText:)`.
+    ///   - directory: the folder image layers' relative `file`s are resolved against, as bytes
+    ///     (a name that is not UTF-8 keeps them); nil: the folder part of `file`.
     /// - Throws: `ParameterOverrideError` for a bad override; `PresetError` listing every
     ///   problem (errors and warnings) when there is at least one error.
     public static func decode(
         bytes: [UInt8], file: String, overrides: [String: String] = [:],
-        fontAvailable: (@Sendable (String) -> Bool)? = nil, measureText: TextMeasurer? = nil
+        fontAvailable: (@Sendable (String) -> Bool)? = nil, measureText: TextMeasurer? = nil,
+        directory: [UInt8]? = nil
     ) throws -> LoadedPreset {
         let root: JSONValue
         do {
@@ -90,7 +93,7 @@ public enum PresetLoader {
                     message: "invalid JSON: \(error.message)")
             ])
         }
-        let context = DecodeContext(file: file)
+        let context = DecodeContext(file: file, directory: directory)
         context.fontAvailable = fontAvailable
         context.measureText = measureText
         let decoder = PresetDecoder(context: context)

@@ -78,6 +78,7 @@ public struct BudgetViolation: Error, Equatable, Sendable, CustomStringConvertib
 /// | dashes per frame | ≤ 100 000 | upper bound from path length ÷ pattern period, times copies; the renderer cuts each dash itself |
 /// | arc sweep | ≤ 256 turns | `BezierPath.maximumArcSegments`; more only winds over the same circle, and Cairo's stroker slows superlinearly with the overlapping turns (65 536 quarter turns of a 20 pt ring: 300 s, 1024: 0.15 s) |
 /// | image-layer pixels | ≤ 16 777 216 | `PNGStructure.maximumPixelCount`, read from the PNG header, before decoding |
+/// | drawn extent | ≤ 8 388 608 px | a layer's box (stroke width included) times every scale above it (its own, its parents', replicator steps compounded, `--scale`): 2²³ px is the range of Cairo's 24.8 fixed-point device coordinates, beyond which its edges wrap; and curves are cut into pieces 0.01 device px from the curve, so their count grows with the square root of the drawn size (a 25 pt ring at scale 1e12: over 10 s and 500 MB per frame) |
 ///
 /// Cost: one walk over the layer tree; polygon and path layers are summed point by point
 /// (linear), PNG headers are read (33 bytes each); nothing is evaluated or drawn.
@@ -102,6 +103,11 @@ public enum ExportBudget {
     public static let maximumDrawnLayers = 2_000
     /// Most pixels of one image layer's PNG.
     public static let maximumImagePixels = PNGStructure.maximumPixelCount
+    /// Largest drawn extent of one layer in device pixels: the larger side of its box (plus its
+    /// stroke width) times the largest stretch of every scale above it, animations at their
+    /// largest (doubled for overshooting timing curves). 2²³, the range of Cairo's 24.8
+    /// fixed-point device coordinates.
+    public static let maximumDrawnExtent = 8_388_608.0
 
     /// Pixel size of a canvas at `scale`: `round(points · scale)` on each axis, at least 1, and
     /// at most `Int32.max` (a non-finite or huge product is clamped there, never trapped on;
@@ -143,8 +149,52 @@ public enum ExportBudget {
         var tally = GeometryTally()
         tally.add(composition.layers, copies: 1, via: nil)
         found += tally.violations()
+        found += extentViolations(composition.layers, scale: scale)
         found += imageViolations(composition.layers)
         return found
+    }
+
+    /// The first layer whose drawn extent (`maximumDrawnExtent`) can exceed the limit, blamed on
+    /// the scale value that contributes most (a layer's `scale`, an animation's `fromValue`,
+    /// `toValue` or `values[i]`, a replicator's `instanceTransform.scale`; the outermost of
+    /// equal ones), or on the layer's own geometry when no scale above 1 is involved.
+    static func extentViolations(_ layers: [Layer], scale: Double) -> [BudgetViolation] {
+        guard scale.isFinite, scale > 0 else { return [] }
+        var found: BudgetViolation?
+        func visit(_ layers: [Layer], stretch: Double, worst: (factor: Double, path: String)?) {
+            for layer in layers where found == nil {
+                let own = DrawnExtent.stretch(of: layer)
+                let here = stretch * own.factor
+                var blame = worst
+                if own.factor > 1, own.factor > (worst?.factor ?? 1) { blame = (own.factor, own.path) }
+                let size = DrawnExtent.size(of: layer)
+                let drawn = here * size.extent
+                if !(drawn <= maximumDrawnExtent) {
+                    let path = blame?.path ?? GeometryTally.path(layer, size.key)
+                    found = BudgetViolation(
+                        subject: .preset(path: path), value: drawn, limit: maximumDrawnExtent,
+                        message:
+                            "a layer may be drawn \(formatNumber(drawn)) px across (its \(formatNumber(size.extent)) pt box at a scale of up to \(formatNumber(here)) with every scale above it), more than the limit of \(formatNumber(maximumDrawnExtent)) px (2^23, Cairo's fixed-point range)"
+                    )
+                    return
+                }
+                var childStretch = here
+                var childBlame = blame
+                if case .replicator(_, let r) = layer.state.shape, r.instanceCount > 1 {
+                    let step = max(abs(r.scale.x), abs(r.scale.y))
+                    if step > 1 {
+                        let compound = pow(step, Double(r.instanceCount - 1))
+                        childStretch *= compound
+                        if compound > (childBlame?.factor ?? 1) {
+                            childBlame = (compound, GeometryTally.path(layer, "instanceTransform.scale"))
+                        }
+                    }
+                }
+                visit(layer.children, stretch: childStretch, worst: childBlame)
+            }
+        }
+        visit(layers, stretch: scale, worst: nil)
+        return found.map { [$0] } ?? []
     }
 
     static func pixelViolations(_ canvas: Canvas, scale: Double) -> [BudgetViolation] {
@@ -186,11 +236,7 @@ public enum ExportBudget {
         for layer in layers {
             if case .image(let image) = layer.state.shape {
                 let path = layer.sourcePath.isEmpty ? "$" : layer.sourcePath + ".file"
-                let header = FileHandle(forReadingAtPath: image.resolvedPath).map { handle in
-                    defer { try? handle.close() }
-                    return [UInt8]((try? handle.read(upToCount: 33)) ?? Data())
-                }
-                if let bytes = header, bytes.count >= 24 {
+                if let bytes = ByteFile.read(image.resolvedBytes, limit: 33), bytes.count >= 24 {
                     let word = { (i: Int) in bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
                     let pixels = Double(word(16)) * Double(word(20))
                     if pixels > Double(maximumImagePixels) {
@@ -435,5 +481,79 @@ struct GeometryTally {
         default:
             return 0
         }
+    }
+}
+
+/// Upper bounds of how large a layer is drawn (`ExportBudget.maximumDrawnExtent`), from the
+/// model and every animated value, before anything is evaluated.
+enum DrawnExtent {
+    /// The largest factor by which the layer's own `scale` (model, `scale`, `scale.x`,
+    /// `scale.y` animations, doubled when animated) stretches a length, and the JSONPath of the
+    /// value that sets it.
+    static func stretch(of layer: Layer) -> (factor: Double, path: String) {
+        let model = max(abs(layer.state.scale.x), abs(layer.state.scale.y))
+        var factor = model
+        var path = GeometryTally.path(layer, "scale")
+        func visit(_ list: [Animation]) {
+            for a in list {
+                func consider(_ v: AnimatableValue, _ key: String) {
+                    let m: Double
+                    switch v {
+                    case .number(let n): m = abs(n)
+                    case .point(let p): m = max(abs(p.x), abs(p.y))
+                    default: return
+                    }
+                    // Doubled: a timing curve may overshoot (as `GeometryTally.magnitude`).
+                    if !(2 * m <= factor) {
+                        factor = 2 * m
+                        path = a.sourcePath.isEmpty ? path : a.sourcePath + key
+                    }
+                }
+                switch a.content {
+                case .basic(let p, let from, let to) where p == .scale || p == .scaleX || p == .scaleY:
+                    consider(from, ".fromValue")
+                    consider(to, ".toValue")
+                case .keyframes(let p, let k) where p == .scale || p == .scaleX || p == .scaleY:
+                    for (i, v) in k.values.enumerated() { consider(v, ".values[\(i)]") }
+                case .group(let children):
+                    visit(children)
+                default: break
+                }
+            }
+        }
+        visit(layer.animations)
+        return (factor, path)
+    }
+
+    /// The larger side of the layer's box in its own units, its radius or size at their
+    /// largest animated values, plus its stroke width at its largest; and the key to blame when
+    /// the geometry itself is too large.
+    static func size(of layer: Layer) -> (extent: Double, key: String) {
+        let a = layer.animations
+        let state = layer.state
+        let width =
+            state.strokeColor == nil
+            ? 0 : GeometryTally.magnitude(of: .lineWidth, model: abs(state.lineWidth), a).value
+        let box = state.box
+        var extent = max(abs(box.width), abs(box.height))
+        var key = "type"
+        switch state.shape {
+        case .circle(_, let r), .arc(_, let r, _, _, _):
+            extent = 2 * GeometryTally.magnitude(of: .radius, model: abs(r), a).value
+            key = "radius"
+        case .ellipse(_, let s), .rect(_, let s, _):
+            extent = GeometryTally.magnitude(of: .size, model: max(abs(s.x), abs(s.y)), a).value
+            key = "size"
+        case .line, .polygon: key = "points"
+        case .path: key = "d"
+        case .text(let text):
+            // Each glyph is drawn as its own outline of about one em (two, for wide ones); the
+            // line's length adds glyphs, not size.
+            extent = 2 * abs(text.fontSize)
+            key = "fontSize"
+        case .image: key = "size"
+        case .group, .replicator: extent = 0
+        }
+        return (extent + width, key)
     }
 }

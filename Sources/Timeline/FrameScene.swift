@@ -89,14 +89,17 @@ public struct TextDrawing: Equatable, Sendable {
 
 /// A PNG image stretched over a rectangle.
 public struct ImageDrawing: Equatable, Sendable {
-    /// The file to draw (resolved path).
+    /// The file to draw (resolved path), as text for messages.
     public var file: String
+    /// The resolved path's bytes, which the file is read by (`ByteFile`).
+    public var path: [UInt8]
     /// Where it goes, in node coordinates (points).
     public var rect: Rect
 
-    /// An image drawing; see the properties.
-    public init(file: String, rect: Rect) {
+    /// An image drawing; see the properties. `path` defaults to `file`'s UTF-8.
+    public init(file: String, path: [UInt8]? = nil, rect: Rect) {
         self.file = file
+        self.path = path ?? Array(file.utf8)
         self.rect = rect
     }
 }

@@ -54,7 +54,7 @@ public enum SceneEvaluator {
                     fontWeight: text.fontWeight, color: color, anchor: state.anchorPoint, features: text.features))
         case .image(let image):
             guard image.size.x > 0, image.size.y > 0 else { return nil }
-            content = .image(ImageDrawing(file: image.resolvedPath, rect: state.box))
+            content = .image(ImageDrawing(file: image.resolvedPath, path: image.resolvedBytes, rect: state.box))
         default:
             guard let drawing = drawing(for: state) else { return nil }
             content = .shape(drawing)

@@ -222,6 +222,34 @@ func tinyOrNonsenseScalesAreRefused(scale: Double, message: String) throws {
     #expect(found.first?.value == (2 * Double.pi * 1000 / 0.04 + 2).rounded(.up))
 }
 
+@Test func drawnExtentMultipliesEveryScaleAboveALayer() throws {
+    // A 10 pt ring with a 2 pt stroke is 2·10 + 2 = 22 pt across; under a group at scale 3 and
+    // its own scale animated to 100 000 (doubled for overshoot: 200 000) it is drawn
+    // 22 · 3 · 200 000 = 13 200 000 px across, over 2^23 = 8 388 608; the animation's
+    // `toValue` is the larger factor, so it is blamed.
+    let ring = """
+        { "type": "circle", "center": [50, 40], "radius": 10, "stroke": { "color": "black", "width": 2 },
+          "animations": [ { "keyPath": "scale", "fromValue": 1, "toValue": 100000, "duration": 1 } ] }
+        """
+    let c = try composition(layer: "{ \"type\": \"group\", \"scale\": 3, \"layers\": [ \(ring) ] }")
+    let found = ExportBudget.check(c)
+    #expect(found.map(\.subject) == [.preset(path: "$.layers[0].layers[0].animations[0].toValue")])
+    #expect(found.first?.value == 13_200_000.0)  // 22 · 3 · 200 000
+    #expect(found.first?.limit == 8_388_608.0)
+    // At scale 1 for the group: 4 400 000 px fits; at --scale 2 it is 8 800 000 again.
+    let fits = try composition(layer: "{ \"type\": \"group\", \"scale\": 1, \"layers\": [ \(ring) ] }")
+    #expect(ExportBudget.check(fits).isEmpty)
+    #expect(ExportBudget.check(fits, scale: 2).map(\.value) == [8_800_000.0])
+    // A replicator step compounds: 1.5^(40 − 1) ≈ 7.4e6 on a 2 pt dot is refused at the step.
+    let dot = "{ \"type\": \"circle\", \"center\": [1, 1], \"radius\": 1, \"fill\": \"red\" }"
+    let stepped = try composition(
+        layer: """
+            { "type": "replicator", "instanceCount": 40, "instanceTransform": { "scale": 1.5 }, "layers": [ \(dot) ] }
+            """)
+    #expect(ExportBudget.check(stepped).map(\.subject) == [.preset(path: "$.layers[0].instanceTransform.scale")])
+    #expect(ExportBudget.check(stepped).first?.value == 2 * pow(1.5, 39))
+}
+
 @Test func drawnLayersAreCountedWithTheirCopies() throws {
     let circleLayer = "{ \"type\": \"circle\", \"center\": [1, 1], \"radius\": 1, \"fill\": \"red\" }"
     func nested(_ outer: Int, _ inner: Int) throws -> Composition {
