@@ -8,8 +8,8 @@
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
 #   make test    run every test (runs deps first), then `make fuzz-short`
 #   make fuzz    mutation fuzzer over presets/*.json for FUZZ_SECONDS (default 1800) with seed
-#                FUZZ_SEED (default 1): validate + export of each input under a 2 GiB address-space
-#                and 20 s wall limit; failing inputs go to Tests/CLITests/Fixtures/fuzz/
+#                FUZZ_SEED (default 1): validate + export of each input under a 2 GiB address-space,
+#                20 s CPU and 120 s wall limit; failing inputs go to Tests/CLITests/Fixtures/fuzz/
 #                (scripts/fuzz.py); exits non-zero on any failure
 #   make fuzz-short  the same for 60 s (what `make test`, and so CI, runs)
 #   make bench   start-up of --version/--help against gifsicle (scripts/bench_startup.py); time

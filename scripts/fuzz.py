@@ -27,7 +27,11 @@ deterministic per seed and any input can be regenerated from (S, i); how many in
 reaches depends on its time budget and the machine.
 
 For each input the release binary runs twice, each under an address-space limit
-(RLIMIT_AS, default 2 GiB) and a wall-clock limit (default 20 s, then SIGKILL to its group):
+(RLIMIT_AS, default 2 GiB), a CPU-time limit (RLIMIT_CPU, default 20 s of user + system time
+over all its threads: SIGXCPU, then SIGKILL a second later) and a wall-clock backstop (default
+120 s, then SIGKILL to its group). A hang is work that does not finish, so it is measured in CPU
+seconds: a legal heavy job that takes 10 s of CPU is not a hang because a loaded machine
+stretches it past 20 s of wall time, and a process that waits forever still meets the backstop:
 
   animexport validate FILE
   animexport FILE -o OUTDIR/ --format gif,sheet
@@ -37,7 +41,7 @@ A failure is any of:
   signal      the process died of a signal (SIGILL and SIGABRT are Swift traps)
   exit-code   an exit status outside {0, 1, 64, 65}
   crash-dump  "Fatal error" or the Swift runtime's crash report on stderr
-  timeout     the wall-clock limit was hit
+  timeout     the CPU-time limit or the wall-clock backstop was hit
   rlimit      an allocation hit the address-space limit ("out of memory", ENOMEM on stderr)
   leftover    a hidden file in OUTDIR after any run, or any file in it after a non-zero exit
   validate-ok-export-65    `validate` exits 0 and the export exits 65
@@ -58,6 +62,7 @@ import copy
 import decimal
 import hashlib
 import json
+import math
 import os
 import random
 import resource
@@ -368,12 +373,14 @@ def mutate(rng, base, donors, max_bytes):
 # Running the binary.
 
 
-def run_limited(argv, cwd, address_space, wall_seconds):
-    """Runs argv under RLIMIT_AS and a wall limit: (status, stderr, seconds, peak RSS bytes, timed out)."""
+def run_limited(argv, cwd, address_space, wall_seconds, cpu_seconds):
+    """Runs argv under RLIMIT_AS, RLIMIT_CPU and a wall backstop: (status, stderr, seconds, peak RSS bytes, timed out)."""
 
     def limits():
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        cpu = int(math.ceil(cpu_seconds))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 
     err = tempfile.TemporaryFile()
     started = time.monotonic()
@@ -403,6 +410,9 @@ def run_limited(argv, cwd, address_space, wall_seconds):
     stderr = err.read().decode("utf-8", "replace")
     err.close()
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    cpu_used = usage.ru_utime + usage.ru_stime
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL) and cpu_used >= cpu_seconds - 0.5:
+        timed_out = True  # the kernel stopped it at the CPU limit
     return code, stderr, elapsed, usage.ru_maxrss * 1024, timed_out
 
 
@@ -465,7 +475,7 @@ class Fuzzer:
                 ("validate", [self.binary, "validate", name]),
                 ("export", [self.binary, name, "-o", "out/", "--format", "gif,sheet"]),
             ):
-                code, stderr, elapsed, rss, timed_out = run_limited(argv, work, self.args.rss_limit, self.args.wall_limit)
+                code, stderr, elapsed, rss, timed_out = run_limited(argv, work, self.args.rss_limit, self.args.wall_limit, self.args.cpu_limit)
                 self.executions += 1
                 self.slowest = max(self.slowest, elapsed)
                 if rss > self.peak_rss:
@@ -537,7 +547,7 @@ class Fuzzer:
             "failure: " + ", ".join(kinds),
             "from: presets/%s, seed %d, input %d (regenerate: scripts/fuzz.py --seed %d --replay %d)" % (name, seed, index, seed, index),
             "mutations: " + "; ".join(mutations),
-            "limits: RLIMIT_AS %d bytes, wall %g s" % (self.args.rss_limit, self.args.wall_limit),
+            "limits: RLIMIT_AS %d bytes, CPU %g s, wall %g s" % (self.args.rss_limit, self.args.cpu_limit, self.args.wall_limit),
             "commands: animexport validate %s; animexport %s -o OUTDIR/ --format gif,sheet" % (name, name),
         ]
         for command, (code, stderr) in results.items():
@@ -586,8 +596,8 @@ class Fuzzer:
         total = sum(self.failures.values())
         print("fuzz: seed %d, %g s budget" % (self.args.seed, self.args.seconds))
         print("fuzz: %d inputs, %d executions (minimising re-runs included) of %s" % (self.inputs, self.executions, self.args.binary))
-        print("fuzz: limits: RLIMIT_AS %d bytes (%.2f GiB), wall %g s per run (then SIGKILL)" % (
-            self.args.rss_limit, self.args.rss_limit / 2**30, self.args.wall_limit))
+        print("fuzz: limits: RLIMIT_AS %d bytes (%.2f GiB), CPU %g s and wall %g s per run (then SIGKILL)" % (
+            self.args.rss_limit, self.args.rss_limit / 2**30, self.args.cpu_limit, self.args.wall_limit))
         print("fuzz: largest peak RSS %.1f MiB (%s); slowest run %.2f s" % (
             self.peak_rss / 2**20, self.peak_rss_input, self.slowest))
         for command in ("validate", "export"):
@@ -613,7 +623,8 @@ def main():
     parser.add_argument("--presets", default=os.path.join(root, "presets"))
     parser.add_argument("--fixtures", default=os.path.join(root, "Tests/CLITests/Fixtures/fuzz"))
     parser.add_argument("--rss-limit", type=int, default=2 * 2**30, help="RLIMIT_AS in bytes (default 2 GiB)")
-    parser.add_argument("--wall-limit", type=float, default=20, help="seconds per run before SIGKILL (default 20)")
+    parser.add_argument("--cpu-limit", type=float, default=20, help="CPU seconds (user + system, all threads) per run (default 20)")
+    parser.add_argument("--wall-limit", type=float, default=120, help="wall seconds per run before SIGKILL, a backstop for waits (default 120)")
     parser.add_argument("--max-bytes", type=int, default=8 * 2**20, help="largest input generated (default 8 MiB)")
     parser.add_argument("--keep-per-kind", type=int, default=5, help="fixtures saved per failure kind (default 5)")
     parser.add_argument("--minimize-runs", type=int, default=30, help="runs spent minimising each saved input")
