@@ -37,7 +37,9 @@ enum BuildIdentity {
             var out = [UInt8](repeating: 0, count: count)
             var done = 0
             while done < count {
-                let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+                let n = out.withUnsafeMutableBytes {
+                    $0.baseAddress.map { pread(fd, $0 + done, count - done, off_t(offset + done)) } ?? -1
+                }
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else { return nil }
                 done += n

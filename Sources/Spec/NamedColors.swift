@@ -109,7 +109,7 @@ extension RGBAColor {
         ("slategray", 0x708090), ("slategrey", 0x708090), ("snow", 0xFFFAFA), ("springgreen", 0x00FF7F),
         ("steelblue", 0x4682B4), ("tan", 0xD2B48C), ("teal", 0x008080), ("thistle", 0xD8BFD8),
         ("tomato", 0xFF6347), ("turquoise", 0x40E0D0), ("violet", 0xEE82EE), ("wheat", 0xF5DEB3),
-        ("white", 0xFFFFFF), ("whitesmoke", 0xF5F5F5), ("yellow", 0xFFFF00), ("yellowgreen", 0x9ACD32)
+        ("white", 0xFFFFFF), ("whitesmoke", 0xF5F5F5), ("yellow", 0xFFFF00), ("yellowgreen", 0x9ACD32),
     ]
 
     /// Every accepted name, SwiftUI's first, then UIKit's, then the CSS names SwiftUI and UIKit
@@ -124,7 +124,9 @@ extension RGBAColor {
     private static let colorsByLowercasedName: [String: RGBAColor] = {
         var table: [String: RGBAColor] = [:]
         for (name, rgb) in cssColors {
-            table[name] = bytes(UInt8(truncatingIfNeeded: rgb >> 16), UInt8(truncatingIfNeeded: rgb >> 8), UInt8(truncatingIfNeeded: rgb))
+            table[name] = bytes(
+                UInt8(truncatingIfNeeded: rgb >> 16), UInt8(truncatingIfNeeded: rgb >> 8),
+                UInt8(truncatingIfNeeded: rgb))
         }
         for (name, color) in systemColors { table[name.lowercased()] = color }
         for (name, color) in namedColors { table[name.lowercased()] = color }

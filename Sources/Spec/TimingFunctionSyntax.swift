@@ -164,7 +164,8 @@ enum TimingFunctionSyntax {
         TimingFunction, SyntaxProblem
     > {
         guard duration > 0, duration <= 60, bounce > -1, bounce < 1 else {
-            return .failure(SyntaxProblem("a spring needs duration in (0, 60] s and bounce in (−1, 1), found \"\(text)\""))
+            return .failure(
+                SyntaxProblem("a spring needs duration in (0, 60] s and bounce in (−1, 1), found \"\(text)\""))
         }
         return .success(.spring(Spring(duration: duration, bounce: bounce)))
     }

@@ -94,7 +94,9 @@ import Testing
         // A colour space sRGB cannot hold without gamut mapping is refused with the forms listed.
         let bad = try runTool(["presets/square.json", "--set", "color=oklch(62% 0.25 29)", "-o", "x.gif"], in: dir)
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--set color=oklch(62% 0.25 29): expected a colour (#RRGGBB, #RRGGBBAA"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("--set color=oklch(62% 0.25 29): expected a colour (#RRGGBB, #RRGGBBAA"),
+            "\(bad.stderr)")
         #expect(bad.stderr.contains("hsl(4 100% 59%)"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.gif"))
     }

@@ -22,7 +22,8 @@ struct CLIUnitTests {
         // Linux on x86-64 (this machine and CI) takes the unnamed way whenever it is asked to.
         let expected: AtomicFile.Method = unnamed ? .unnamed : .named
         #expect(try AtomicFile.write([1, 2, 3], to: FilePath(path), unnamed: unnamed) == expected)
-        #expect(try AtomicFile.write(Array(repeating: 7, count: 100_000), to: FilePath(path), unnamed: unnamed) == expected)
+        #expect(
+            try AtomicFile.write(Array(repeating: 7, count: 100_000), to: FilePath(path), unnamed: unnamed) == expected)
         #expect(readBytes(path) == Array(repeating: 7, count: 100_000))
         #expect(listing(dir) == ["out.gif"])
         let mask = umask(0)
@@ -31,7 +32,9 @@ struct CLIUnitTests {
         #expect(mode == 0o666 & ~Int(mask))
         // A target that cannot be replaced (a folder) fails and leaves no temporary.
         try FileManager.default.createDirectory(atPath: dir + "/taken.gif/x", withIntermediateDirectories: true)
-        #expect(throws: WriteError.self) { try AtomicFile.write([1], to: FilePath(dir + "/taken.gif"), unnamed: unnamed) }
+        #expect(throws: WriteError.self) {
+            try AtomicFile.write([1], to: FilePath(dir + "/taken.gif"), unnamed: unnamed)
+        }
         #expect(listing(dir) == ["out.gif", "taken.gif"])
     }
 

@@ -63,7 +63,8 @@ import Timeline
         }
         #expect(read == Array(0..<100))
         for i in 100..<180 {
-            #expect(references.firstIndex(of: Self.crop(rendered.frames[i])) == nil, "frame \(i) shows the bolt, no label")
+            #expect(
+                references.firstIndex(of: Self.crop(rendered.frames[i])) == nil, "frame \(i) shows the bolt, no label")
         }
     }
 

@@ -89,7 +89,8 @@ import Testing
     @Test func latin1PresetNameValidates() throws {
         let dir = try temporaryDirectory()
         try writeFile(squarePreset(), to: dir + "/square.json")
-        let run = try Self.shell("mv square.json \(Self.latin1(".json")) && $TOOL validate \(Self.latin1(".json"))", in: dir)
+        let run = try Self.shell(
+            "mv square.json \(Self.latin1(".json")) && $TOOL validate \(Self.latin1(".json"))", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         // The message shows the byte readably, and stdout stays valid UTF-8.
         #expect(run.stdout.hasPrefix("\(Self.shown).json: valid ("), "\(run.stdout)")
@@ -102,7 +103,8 @@ import Testing
         let missing = try Self.shell("$TOOL validate \(Self.latin1(".json"))", in: dir)
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("cannot read \(Self.shown).json: no such file"), "\(missing.stderr)")
-        let bad = try Self.shell("mv square.json \(Self.latin1(".json")) && $TOOL validate \(Self.latin1(".json"))", in: dir)
+        let bad = try Self.shell(
+            "mv square.json \(Self.latin1(".json")) && $TOOL validate \(Self.latin1(".json"))", in: dir)
         #expect(bad.status == 65, "\(bad.stderr)")
         #expect(bad.stderr.contains("\(Self.shown).json:"), "\(bad.stderr)")
     }
@@ -128,7 +130,10 @@ import Testing
             "mv set/two.json \(Self.latin1(".json", prefix: "set/")) && $TOOL set/ -o out/ --format gif", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(listing(dir + "/out") == ["one.gif", "three.gif", "two.gif"])
-        #expect(try Self.hexNames(dir + "/set") == [Self.cafeHex + "2e6a736f6e", "6f6e652e6a736f6e", "74687265652e6a736f6e"])
+        #expect(
+            try Self.hexNames(dir + "/set") == [
+                Self.cafeHex + "2e6a736f6e", "6f6e652e6a736f6e", "74687265652e6a736f6e",
+            ])
         // validate and list take the folder the same way, in byte order (0x63 'c' first).
         let validate = try Self.shell("$TOOL validate set/", in: dir)
         #expect(validate.status == 0, "\(validate.stderr)")
@@ -149,10 +154,11 @@ import Testing
         let fan = try Self.shell("$TOOL square.json -o \(Self.latin1(".gif")) --set size=8,12 -q", in: dir)
         #expect(fan.status == 0, "\(fan.stderr)")
         #expect(
-            try Self.hexNames(dir) == [
-                Self.cafeHex + "2d73697a652d382e676966", Self.cafeHex + "2d73697a652d31322e676966",
-                Self.cafeHex + "2e676966", "7371756172652e6a736f6e",
-            ].sorted())
+            try Self.hexNames(dir)
+                == [
+                    Self.cafeHex + "2d73697a652d382e676966", Self.cafeHex + "2d73697a652d31322e676966",
+                    Self.cafeHex + "2e676966", "7371756172652e6a736f6e",
+                ].sorted())
     }
 
     @Test func latin1OutputFolderKeepsItsBytes() throws {
@@ -183,7 +189,9 @@ import Testing
         let run = try Self.shell("$TOOL square.json -o \(Self.latin1(".png")) -q", in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
-            try Self.hexNames(dir) == [Self.cafeHex + "2e6a736f6e", Self.cafeHex + "2e706e67", "7371756172652e6a736f6e"])
+            try Self.hexNames(dir) == [
+                Self.cafeHex + "2e6a736f6e", Self.cafeHex + "2e706e67", "7371756172652e6a736f6e",
+            ])
         // The sheet's JSON stays UTF-8: meta.image names the PNG with U+FFFD for the byte.
         let copy = dir + "/sheet-copy.json"
         _ = try Self.shell("cp \(Self.latin1(".json")) sheet-copy.json", in: dir)
@@ -210,7 +218,10 @@ import Testing
             "mv square.json \(Self.latin1(".json")) && mkdir out && $TOOL \(Self.latin1(".json")) -o out/ --format gif --report \(Self.latin1("-report.json")) -q",
             in: dir)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try Self.hexNames(dir) == [Self.cafeHex + "2d7265706f72742e6a736f6e", Self.cafeHex + "2e6a736f6e", "6f7574"])
+        #expect(
+            try Self.hexNames(dir) == [
+                Self.cafeHex + "2d7265706f72742e6a736f6e", Self.cafeHex + "2e6a736f6e", "6f7574",
+            ])
         _ = try Self.shell("cp \(Self.latin1("-report.json")) r.json", in: dir)
         let preset = try Self.jsonValue(dir + "/r.json", "['animations'][0]['preset']")
         #expect(preset.stdout == "\"caf\\ufffd.json\"\n", "\(preset.stderr)")
@@ -542,13 +553,21 @@ extension HostileCase {
         let state = ", \"state\": { \"on\": 0 }, \"events\": "
         cases += refused(
             "timer every 1 ms",
-            preset(["{ \"type\": \"circle\", \"center\": [8, 8], \"radius\": 4, \"fill\": \"red\", \"bind\": { \"opacity\": \"$on\" } }"],
+            preset(
+                [
+                    "{ \"type\": \"circle\", \"center\": [8, 8], \"radius\": 4, \"fill\": \"red\", \"bind\": { \"opacity\": \"$on\" } }"
+                ],
                 top: state + "[{ \"every\": 0.001, \"set\": { \"on\": \"1 - $on\" } }]"),
             path: "$.events", fragments: ["shorter than 0.01 s"])
         cases += refused(
             "spring response 1e300",
-            preset(["{ \"type\": \"circle\", \"center\": [8, 8], \"radius\": 4, \"fill\": \"red\", \"bind\": { \"opacity\": \"$on\" } }"],
-                top: state + "[{ \"every\": 1, \"set\": { \"on\": \"1 - $on\" }, \"animation\": { \"timingFunction\": \"spring(response: 1e300, dampingFraction: 0.7)\" } }]"),
+            preset(
+                [
+                    "{ \"type\": \"circle\", \"center\": [8, 8], \"radius\": 4, \"fill\": \"red\", \"bind\": { \"opacity\": \"$on\" } }"
+                ],
+                top: state
+                    + "[{ \"every\": 1, \"set\": { \"on\": \"1 - $on\" }, \"animation\": { \"timingFunction\": \"spring(response: 1e300, dampingFraction: 0.7)\" } }]"
+            ),
             path: "$.events[0].animation.timingFunction", fragments: ["response in (0, 60] s"])
         // One frame per loop is what a frame rate this low gives; it is not refused.
         cases += accepted(

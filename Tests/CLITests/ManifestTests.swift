@@ -136,7 +136,9 @@ import Testing
         let copy = dir + "/animexport-copy"
         var binary = readBytes(toolPath)
         let note: [UInt8] = [4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 0x47, 0x4E, 0x55, 0]
-        if let at = (0..<(binary.count - note.count - 20)).first(where: { binary[$0..<$0 + note.count].elementsEqual(note) }) {
+        if let at = (0..<(binary.count - note.count - 20)).first(where: {
+            binary[$0..<$0 + note.count].elementsEqual(note)
+        }) {
             binary[at + note.count] ^= 0xFF
         } else {
             binary.append(0)
@@ -202,6 +204,19 @@ import Testing
         #expect(missing.stdout.contains("(9 answered from manifests)"))
         let forced = try Self.run(["check", "--force"] + batch, in: dir)
         #expect(forced.status == 0 && forced.stdout.contains("check: all 12 files are up to date\n"))
+    }
+
+    /// The build identity is the linker's GNU build ID, read from the ELF notes as binutils'
+    /// `readelf -n` prints it; a file that is not ELF has none.
+    @Test func buildIdentityIsTheGNUBuildIDReadelfShows() throws {
+        let readelf = try runProcess("/usr/bin/readelf", ["-n", toolPath], in: "/")
+        let line = try #require(readelf.stdout.split(separator: "\n").first { $0.contains("Build ID:") })
+        let expected = String(line.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces)
+        let id = try #require(BuildIdentity.gnuBuildID(of: FilePath(toolPath)))
+        #expect(id.count == 20 && Digest.hex(id) == expected)
+        let notELF = try temporaryDirectory() + "/x"
+        try writeFile(String(repeating: "x", count: 100), to: notELF)
+        #expect(BuildIdentity.gnuBuildID(of: FilePath(notELF)) == nil)
     }
 
     @Test func shardsAreDisjointCompleteAndByteEqual() throws {

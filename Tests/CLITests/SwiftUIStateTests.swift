@@ -96,7 +96,10 @@ import Timeline
         #expect(glowing.isSubset(of: [2, 3, 4]) && glowing.count >= 2, "dots glowing at once: \(glowing)")
     }
 
-    @Test(arguments: ["blink-dots", "airplane", "circular", "loading-dots", "loading-dots-modifier", "circular-linear", "circular-autoreverse", "circular-progress"])
+    @Test(arguments: [
+        "blink-dots", "airplane", "circular", "loading-dots", "loading-dots-modifier", "circular-linear",
+        "circular-autoreverse", "circular-progress",
+    ])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
         let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
@@ -218,7 +221,9 @@ import Timeline
             }
             let scale = abs(bolt.transform.determinant).squareRoot()
             smallest = min(smallest, scale)
-            #expect(abs(scale - (expected[frame] ?? 0)) < 2e-3, "frame \(frame): scale \(scale), expected \(expected[frame] ?? 0)")
+            #expect(
+                abs(scale - (expected[frame] ?? 0)) < 2e-3,
+                "frame \(frame): scale \(scale), expected \(expected[frame] ?? 0)")
         }
         // The spring overshoots below 40/60 after the first flip, as a device's does.
         #expect(smallest < 40.0 / 60 - 1e-3)

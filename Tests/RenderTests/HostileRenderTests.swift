@@ -53,7 +53,8 @@ import Timeline
 }
 
 /// A filled regular n-gon of radius `r` at (40, 40) on 80 × 80 pixels, going round `turns` times.
-private func polygonImage(_ n: Int, turns: Int = 1, radius: Double = 30, rule: FillRule = .nonZero) throws -> RGBAImage {
+private func polygonImage(_ n: Int, turns: Int = 1, radius: Double = 30, rule: FillRule = .nonZero) throws -> RGBAImage
+{
     let points = (0..<n).map { i -> Point in
         let a = Double(i * turns) * 2 * .pi / Double(n) + 0.1
         return Point(x: 40 + radius * cos(a), y: 40.3 + radius * 0.8 * sin(a))

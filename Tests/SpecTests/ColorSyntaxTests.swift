@@ -161,7 +161,8 @@ import Testing
         let names = try #require(decoded?["names"] as? [String: String])
         #expect(names.count == 148)
         #expect(RGBAColor.cssColors.count == 148)
-        let apple = Set((RGBAColor.namedColors.map(\.name) + RGBAColor.systemColors.map(\.name)).map { $0.lowercased() })
+        let apple = Set(
+            (RGBAColor.namedColors.map(\.name) + RGBAColor.systemColors.map(\.name)).map { $0.lowercased() })
         for (name, hex) in names {
             let color = try #require(RGBAColor(parsing: name), "\(name)")
             if apple.contains(name) {
