@@ -46,9 +46,17 @@ RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
 # apngasm is the APNG peer bench-peers measures.
 DEB_PACKAGES := pkg-config libcairo2-dev libharfbuzz-dev libgif-dev libimagequant-dev libpng-dev libwebp-dev \
 	libzopfli-dev libdeflate-dev libssl-dev fonts-inter webp python3 python3-pil python3-jsonschema imagemagick gifsicle ffmpeg \
-	chromium strace apngdis apngasm godot3-server
+	chromium strace apngdis apngasm godot3-server python3-venv
 # godot3-server: headless Godot 3 that SheetEngineTests uses to load the --sheet-format godot
 # SpriteFrames resource and its PNG as a game would.
+
+# PyPI tools, pinned, in a virtual environment that also sees Debian's Python packages (Pillow,
+# jsonschema): the two Lottie reference renderers (rlottie-python and thorvg-python ship their
+# native libraries in the wheels) and lottie-specs, which ships the official Lottie JSON schema
+# (lottie_specs/data/lottie.schema.json). Tests find the interpreter at $(TOOLS_VENV)/bin/python
+# and skip, saying so, when it is absent.
+TOOLS_VENV := .build/tools-venv
+TOOLS_PIP := rlottie-python==1.3.8 thorvg-python==1.1.3 lottie-specs==0.5.2
 
 .PHONY: deps build demo test bench bench-peers lint clean fuzz fuzz-short
 
@@ -65,6 +73,13 @@ deps:
 	if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
 	$$sudo apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
+	@if $(TOOLS_VENV)/bin/python -c "import rlottie_python, thorvg_python, lottie_specs" 2>/dev/null; then \
+	  echo "deps: $(TOOLS_VENV) ready"; \
+	else \
+	  echo "deps: pip install $(TOOLS_PIP) into $(TOOLS_VENV)"; \
+	  rm -rf $(TOOLS_VENV) && /usr/bin/python3 -m venv --system-site-packages $(TOOLS_VENV) && \
+	  $(TOOLS_VENV)/bin/pip install -q --disable-pip-version-check $(TOOLS_PIP); \
+	fi
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
@@ -102,7 +117,6 @@ bench: deps
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats gif
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats apng
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats webp
-	$(SWIFT) build -c release $(SWIFT_FLAGS) --product animexport
 	@echo "Incremental runs: presets/ -o DIR/ --scale 1,2,3 into a fresh folder, then the same again"
 	@echo "(every job up to date) and check (answered from the manifests):"
 	@d=$$(mktemp -d) && mkdir "$$d/out" && export XDG_CACHE_HOME="$$d/cache" && \
