@@ -383,31 +383,58 @@ public enum SceneRenderer {
         }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        setMatrix(ctm.affine ?? affineApproximation(ctm, at: Point(x: 0, y: 0)), cr)
+        let matrix = ctm.affine ?? affineApproximation(ctm, at: Point(x: 0, y: 0))
+        // Above `largeTextEm` device px per em the glyphs are laid out and outlined at
+        // `largeTextEm` px per em under the identity matrix (so FreeType's 1/64 px outline grid
+        // is 1/65 536 em) and the outlines filled through the layer's matrix scaled back by
+        // `fontSize / largeTextEm`, instead of asking FreeType for glyphs at
+        // the device size: FreeType refuses more than 65 535 px per em ("error occurred in
+        // libfreetype" at a scale of 2000 on a 40 pt label) and Cairo caches each glyph as an
+        // A8 image of about em² bytes (a 4 000 px em: 72 MB for two glyphs). Hinting is off, so
+        // an outline scales exactly; no bundled preset comes near (loading-dots at --scale 16:
+        // 544 px).
+        let large = !(text.fontSize * largestStretch(matrix) <= Self.largeTextEm)
+        if !large { setMatrix(matrix, cr) }
+        let layoutSize = large ? Self.largeTextEm : text.fontSize
         cairo_set_font_face(cr, face.face)
-        cairo_set_font_size(cr, text.fontSize)
+        cairo_set_font_size(cr, layoutSize)
         var font = cairo_font_extents_t()
         cairo_font_extents(cr, &font)
         let height = font.ascent + font.descent
         let c = text.color
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
-        guard !text.features.isEmpty else {
+        if text.features.isEmpty {
             // Unshaped: Cairo's own text API, glyph by glyph (every bundled preset).
             var extents = cairo_text_extents_t()
             cairo_text_extents(cr, text.string, &extents)
             let width = extents.x_advance
             cairo_move_to(cr, -text.anchor.x * width, -text.anchor.y * height + font.ascent)
-            cairo_show_text(cr, text.string)
-            return
+            if large { cairo_text_path(cr, text.string) } else { cairo_show_text(cr, text.string) }
+        } else {
+            guard let shaped = face.shaper?.shape(text.string, size: layoutSize, features: text.features) else {
+                throw RenderError("cannot shape text in family \"\(text.fontFamily)\" with HarfBuzz")
+            }
+            let x = -text.anchor.x * shaped.advance
+            let y = -text.anchor.y * height + font.ascent
+            var glyphs = shaped.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x + x, y: $0.y + y) }
+            if large {
+                cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
+            } else {
+                cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
+            }
         }
-        guard let shaped = face.shaper?.shape(text.string, size: text.fontSize, features: text.features) else {
-            throw RenderError("cannot shape text in family \"\(text.fontFamily)\" with HarfBuzz")
-        }
-        let x = -text.anchor.x * shaped.advance
-        let y = -text.anchor.y * height + font.ascent
-        var glyphs = shaped.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x + x, y: $0.y + y) }
-        cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
+        guard large, let outline = cairo_copy_path(cr) else { return }
+        defer { cairo_path_destroy(outline) }
+        cairo_new_path(cr)
+        let back = text.fontSize / layoutSize
+        setMatrix(AffineTransform.scale(x: back, y: back).concatenating(matrix), cr)
+        cairo_append_path(cr, outline)
+        cairo_fill(cr)
     }
+
+    /// Device pixels per em above which text is filled as glyph outlines rather than drawn
+    /// as FreeType glyph images (see `drawText`).
+    static let largeTextEm = 1024.0
 
     private static func drawImage(_ image: ImageDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer)
         throws(RenderError)

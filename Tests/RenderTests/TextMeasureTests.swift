@@ -65,3 +65,45 @@ private func width(_ string: String, size: Double = 34, features: [String] = [])
     #expect(try inkRight("11%", features: ["tnum"]) == inkRight("88%", features: ["tnum"]))
     #expect(try inkRight("11%", features: []) < inkRight("88%", features: []) - 1)
 }
+
+// Issue 18: text drawn larger than FreeType's glyph images allow (more than 65 535 px per em
+// failed the frame with "error occurred in libfreetype", exit 1) is filled as outlines.
+
+/// Renders Inter's "I" at 40 pt through a uniform `scale`, its box's `anchor` at the centre of
+/// a 300 × 60 canvas, and returns the alpha of the middle row.
+private func middleRowOfI(scale: Double, anchor: Point = Point(x: 0.5, y: 0.5)) throws -> [UInt8] {
+    let drawing = TextDrawing(
+        string: "I", fontFamily: "Inter", fontSize: 40, fontWeight: .regular, color: .black, anchor: anchor,
+        features: [])
+    let place = AffineTransform.translation(x: 150, y: 30)
+    let transform = AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: 0, ty: 0).concatenating(place)
+    let scene = FrameScene(
+        width: 300, height: 60, background: nil,
+        nodes: [SceneNode(transform: ProjectiveTransform(transform), opacity: 1, content: .text(drawing))])
+    let image = try SceneRenderer.render(scene)
+    return (0..<image.width).map { image.pixels[(30 * image.width + $0) * 4 + 3] }
+}
+
+@Test func textAboveTheGlyphImageSizeIsFilledAsOutlines() throws {
+    // Either side of the switch (em 2 % below and above `largeTextEm`), the stem of the I has
+    // the same width and centre per em: the outline filled is the glyph FreeType would draw
+    // (laid out at the font size instead, the width was 0.23 px off: FreeType's 1/64 px grid).
+    func stem(_ em: Double) throws -> (width: Double, centre: Double) {
+        let row = try middleRowOfI(scale: em / 40)
+        let coverage = row.map { Double($0) / 255 }
+        let width = coverage.reduce(0, +)
+        let centre = zip(coverage.indices, coverage).map { Double($0) * $1 }.reduce(0, +) / width + 0.5
+        return (width / em, (centre - 150) / em)
+    }
+    let below = try stem(SceneRenderer.largeTextEm * 0.98)
+    let above = try stem(SceneRenderer.largeTextEm * 1.02)
+    #expect(below.width > 0.05 && below.width < 0.2, "stem \(below.width) em")
+    #expect(abs(below.width - above.width) * SceneRenderer.largeTextEm < 0.1)
+    // Cairo 1.16's image backend puts glyph images at whole-pixel origins; outlines are not
+    // snapped, so the centres agree to half a pixel.
+    #expect(abs(below.centre - above.centre) * SceneRenderer.largeTextEm < 0.55)
+    // 80 000 px per em, past FreeType's limit: the canvas lies inside the stem when the box is
+    // centred on it, and inside the left side bearing when the box starts at its centre.
+    #expect(try middleRowOfI(scale: 2000).allSatisfy { $0 == 255 })
+    #expect(try middleRowOfI(scale: 2000, anchor: Point(x: 0, y: 0.5)).allSatisfy { $0 == 0 })
+}
