@@ -9,7 +9,7 @@
 #   make test    run every test (runs deps first), then `make fuzz-short`
 #   make fuzz    mutation fuzzer over presets/*.json for FUZZ_SECONDS (default 1800) with seed
 #                FUZZ_SEED (default 1): validate + export of each input under a 2 GiB address-space,
-#                20 s CPU and 120 s wall limit; failing inputs go to Tests/CLITests/Fixtures/fuzz/
+#                CPU limit of 20 s + 0.4 s per million pixels x frames (at most 120 s) and a wall backstop; failing inputs go to Tests/CLITests/Fixtures/fuzz/
 #                (scripts/fuzz.py); exits non-zero on any failure
 #   make fuzz-short  the same for 60 s (what `make test`, and so CI, runs)
 #   make bench   start-up of --version/--help against gifsicle (scripts/bench_startup.py); time

@@ -41,10 +41,16 @@ A failure is any of:
   signal      the process died of a signal (SIGILL and SIGABRT are Swift traps)
   exit-code   an exit status outside {0, 1, 64, 65}
   crash-dump  "Fatal error" or the Swift runtime's crash report on stderr
-  timeout     the CPU-time limit or the wall-clock backstop was hit
+  timeout     the CPU-time limit or the wall-clock backstop was hit; the export's CPU limit
+              grows with the work `validate` reports (--cpu-limit plus --cpu-per-mpf seconds per
+              million pixels x frames, at most --cpu-cap), and an export stopped at the capped
+              limit is a heavy legal job, counted in the summary, not a failure
   rlimit      an allocation hit the address-space limit ("out of memory", ENOMEM on stderr)
   leftover    a hidden file in OUTDIR after any run (a job's .NAME.animexport.json manifest
-              after exit 0 excepted), or any file in it after a non-zero exit
+              after exit 0 excepted), or any file in it after a non-zero exit; after an export
+              killed by a limit, the staged files of the dead run may stay until the next run
+              into the folder, so a small export runs there and none of them may survive it
+              (leftover-after-next-run)
   validate-ok-export-65    `validate` exits 0 and the export exits 65
   validate-65-export-ok    `validate` exits 65 and the export exits 0
 
@@ -66,6 +72,7 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -384,11 +391,12 @@ def run_limited(argv, cwd, address_space, wall_seconds, cpu_seconds):
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 
     err = tempfile.TemporaryFile()
+    out = tempfile.TemporaryFile()
     started = time.monotonic()
     import subprocess
 
     child = subprocess.Popen(
-        argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+        argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
         preexec_fn=limits, start_new_session=True,
     )
     timed_out = False
@@ -410,11 +418,40 @@ def run_limited(argv, cwd, address_space, wall_seconds, cpu_seconds):
     err.seek(0)
     stderr = err.read().decode("utf-8", "replace")
     err.close()
+    out.seek(0)
+    stdout = out.read(65536).decode("utf-8", "replace")
+    out.close()
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     cpu_used = usage.ru_utime + usage.ru_stime
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL) and cpu_used >= cpu_seconds - 0.5:
         timed_out = True  # the kernel stopped it at the CPU limit
-    return code, stderr, elapsed, usage.ru_maxrss * 1024, timed_out
+    return code, stderr, elapsed, usage.ru_maxrss * 1024, timed_out, stdout
+
+
+VALID_LINE = re.compile(r"valid \(.*?(\d+) frames at .*?, (\d+)×(\d+) pt\)")
+
+
+def export_cpu_allowance(validate_stdout, base, per_megapixel_frame, cap):
+    """CPU seconds the export may take: `base` plus `per_megapixel_frame` for every million
+    pixels × frames that `validate` reports (canvas at 1×; the export writes a GIF and a sheet
+    of every frame), at most `cap`. Returns (seconds, needed): `needed` is the uncapped figure,
+    so a kill at a capped allowance is a job too heavy for the fuzzer, not a hang."""
+    m = VALID_LINE.search(validate_stdout)
+    work = 0.0
+    if m:
+        frames, width, height = (int(g) for g in m.groups())
+        work = frames * width * height / 1e6
+    needed = base + per_megapixel_frame * work
+    return min(needed, cap), needed
+
+
+# A minimal preset exported into a folder after a killed export: the tool removes the hidden
+# staged files of dead runs from its output folders (docs/cli.md), so none may survive it.
+CLEANUP_PRESET = (
+    '{"version": 1, "name": "fuzz-cleanup", "canvas": {"width": 4, "height": 4}, "fps": 10, '
+    '"duration": 0.2, "layers": [{"type": "rect", "center": [2, 2], "size": [2, 2], "fill": "#000", '
+    '"animations": [{"keyPath": "opacity", "fromValue": 1, "toValue": 0, "duration": 0.2}]}]}'
+)
 
 
 OOM_MARKERS = ("failed to allocate", "out of memory", "Cannot allocate memory", "std::bad_alloc", "ENOMEM", "memory exhausted")
@@ -461,6 +498,7 @@ class Fuzzer:
         self.peak_rss = 0
         self.peak_rss_input = None
         self.slowest = 0.0
+        self.heavy = 0  # exports killed at the capped CPU allowance (more work than the fuzzer affords)
         self.codes = {}  # (command, exit status) -> count
 
     def run_input(self, name, text):
@@ -472,26 +510,62 @@ class Fuzzer:
             os.mkdir(os.path.join(work, "out"))
             results = {}
             kinds = []
+            validate_out = ""
+            heavy = False
             for command, argv in (
                 ("validate", [self.binary, "validate", name]),
                 ("export", [self.binary, name, "-o", "out/", "--format", "gif,sheet"]),
             ):
-                code, stderr, elapsed, rss, timed_out = run_limited(argv, work, self.args.rss_limit, self.args.wall_limit, self.args.cpu_limit)
+                cpu, needed = self.args.cpu_limit, self.args.cpu_limit
+                if command == "export":
+                    cpu, needed = export_cpu_allowance(
+                        validate_out, self.args.cpu_limit, self.args.cpu_per_mpf, self.args.cpu_cap)
+                wall = max(self.args.wall_limit, 4 * cpu)
+                code, stderr, elapsed, rss, timed_out, stdout = run_limited(argv, work, self.args.rss_limit, wall, cpu)
                 self.executions += 1
                 self.slowest = max(self.slowest, elapsed)
                 if rss > self.peak_rss:
                     self.peak_rss, self.peak_rss_input = rss, name
                 results[command] = (code, stderr)
                 self.codes[(command, code)] = self.codes.get((command, code), 0) + 1
+                if command == "validate":
+                    validate_out = stdout
+                if command == "export" and timed_out and needed > cpu:
+                    # Killed at the capped allowance: more work than the fuzzer affords, which
+                    # is not a hang. Counted in the summary; the leftovers are still checked.
+                    heavy = True
+                    self.heavy += 1
+                    continue
                 kinds += classify(command, code, stderr, timed_out)
-            left = sorted(os.listdir(os.path.join(work, "out")))
+            out = os.path.join(work, "out")
             export_code = results["export"][0]
-            # A job's manifest (`.OUTPUT.animexport.json`, docs/cli.md "Incremental runs") is an
-            # output of a successful export, not a staged file left behind.
-            hidden = [n for n in left if n.startswith(".") and not (export_code == 0 and n.endswith(".animexport.json"))]
-            if hidden or (export_code != 0 and left):
-                kinds.append("export:leftover")
-                results["leftover"] = (0, " ".join(left))
+            if export_code < 0:
+                # Killed (by a limit or a signal): what it staged may stay until the next run
+                # into the folder, which must remove it (AtomicFile.removeStale).
+                with open(os.path.join(work, "cleanup.json"), "w", encoding="utf-8") as f:
+                    f.write(CLEANUP_PRESET)
+                code, stderr, _, _, timed_out, _ = run_limited(
+                    [self.binary, "cleanup.json", "-o", "out/", "--format", "gif"], work,
+                    self.args.rss_limit, self.args.wall_limit, self.args.cpu_limit)
+                self.executions += 1
+                results["cleanup-run"] = (code, stderr)
+                if code != 0 or timed_out:
+                    kinds.append("cleanup-run:exit-code:%d" % code)
+                left = sorted(n for n in os.listdir(out) if not n.startswith(("fuzz-cleanup.", ".fuzz-cleanup.")))
+                outputs_of_kill = [n for n in left if n.startswith(".")]
+                if outputs_of_kill:
+                    kinds.append("export:leftover-after-next-run")
+                    results["leftover"] = (0, " ".join(left))
+            else:
+                left = sorted(os.listdir(out))
+                # A job's manifest (`.OUTPUT.animexport.json`, docs/cli.md "Incremental runs")
+                # is an output of a successful export, not a staged file left behind.
+                hidden = [n for n in left if n.startswith(".") and not (export_code == 0 and n.endswith(".animexport.json"))]
+                if hidden or (export_code != 0 and left):
+                    kinds.append("export:leftover")
+                    results["leftover"] = (0, " ".join(left))
+            if heavy:
+                return kinds, results
             validate_code = results["validate"][0]
             if validate_code == 0 and export_code == 65:
                 kinds.append("validate-ok-export-65")
@@ -602,6 +676,9 @@ class Fuzzer:
         print("fuzz: %d inputs, %d executions (minimising re-runs included) of %s" % (self.inputs, self.executions, self.args.binary))
         print("fuzz: limits: RLIMIT_AS %d bytes (%.2f GiB), CPU %g s and wall %g s per run (then SIGKILL)" % (
             self.args.rss_limit, self.args.rss_limit / 2**30, self.args.cpu_limit, self.args.wall_limit))
+        print("fuzz: export CPU allowance %g s + %g s per million pixels x frames, at most %g s (wall: 4x the allowance, at least %g s)" % (
+            self.args.cpu_limit, self.args.cpu_per_mpf, self.args.cpu_cap, self.args.wall_limit))
+        print("fuzz: %d exports stopped at the capped allowance (heavy legal jobs, not failures; their folders still checked)" % self.heavy)
         print("fuzz: largest peak RSS %.1f MiB (%s); slowest run %.2f s" % (
             self.peak_rss / 2**20, self.peak_rss_input, self.slowest))
         for command in ("validate", "export"):
@@ -628,6 +705,10 @@ def main():
     parser.add_argument("--fixtures", default=os.path.join(root, "Tests/CLITests/Fixtures/fuzz"))
     parser.add_argument("--rss-limit", type=int, default=2 * 2**30, help="RLIMIT_AS in bytes (default 2 GiB)")
     parser.add_argument("--cpu-limit", type=float, default=20, help="CPU seconds (user + system, all threads) per run (default 20)")
+    parser.add_argument("--cpu-per-mpf", type=float, default=0.4,
+                        help="extra export CPU seconds per million pixels x frames that validate reports (default 0.4; "
+                        "a 1500x1500, 84-frame GIF + sheet took 18 s on a quiet machine, 0.095 s per million)")
+    parser.add_argument("--cpu-cap", type=float, default=120, help="largest export CPU allowance (default 120 s)")
     parser.add_argument("--wall-limit", type=float, default=120, help="wall seconds per run before SIGKILL, a backstop for waits (default 120)")
     parser.add_argument("--max-bytes", type=int, default=8 * 2**20, help="largest input generated (default 8 MiB)")
     parser.add_argument("--keep-per-kind", type=int, default=5, help="fixtures saved per failure kind (default 5)")
