@@ -12,7 +12,8 @@
 #                CPU limit of 20 s + 0.4 s per million pixels x frames (at most 120 s) and a wall backstop; failing inputs go to Tests/CLITests/Fixtures/fuzz/
 #                (scripts/fuzz.py); exits non-zero on any failure
 #   make fuzz-short  the same for 60 s (what `make test`, and so CI, runs)
-#   make bench   start-up of --version/--help against gifsicle (scripts/bench_startup.py); time
+#   make bench   start-up of --version/--help against gifsicle (scripts/bench_startup.py); the
+#                81-file batch at --jobs 1/2 and a small preset against ffmpeg (scripts/bench_batch.py); time
 #                and memory of the circular preset at 1x and 4x, and peak memory of whole
 #                exports: circular-progress GIF at 1x, 4x, 8x, 16x (and GIF + sheet at 1x, 4x),
 #                and a 600 s loop at 50 fps on 256x256 as GIF, APNG and WebP (release build;
@@ -117,6 +118,9 @@ bench: deps
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats gif
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats apng
 	.build/release/animexport-bench --export presets/circular.json --scale 4 --fps 50 --duration 600 --formats webp
+	@echo "Batch throughput (issue 20): the 81-file batch at --jobs 1 and 2, the whole presets/ folder,"
+	@echo "and one small preset's whole process against ffmpeg two-pass on its frames:"
+	/usr/bin/python3 scripts/bench_batch.py .build/release/animexport
 	@echo "Incremental runs: presets/ -o DIR/ --scale 1,2,3 into a fresh folder, then the same again"
 	@echo "(every job up to date) and check (answered from the manifests):"
 	@d=$$(mktemp -d) && mkdir "$$d/out" && export XDG_CACHE_HOME="$$d/cache" && \
