@@ -24,6 +24,7 @@ public import Render
 ///   frames).
 /// - The ANIM chunk's loop count per `WebPOptions.loop`, background colour transparent black.
 /// - Identical input gives identical bytes on any machine and with any `workers`.
+/// - Lossless at the default effort, one encoder: frame 0 chooses its method (`Choice`).
 public enum WebPEncoder {
     /// Encodes the animation in `source`, looping over `period` seconds.
     ///
@@ -42,7 +43,25 @@ public enum WebPEncoder {
     public static func encode(_ source: some FrameSource, period: Double, options: WebPOptions) throws
         -> WebPEncoding
     {
-        try encode(source, period: period, options: options, tunings: tunings(for: options))
+        try encode(
+            source, period: period, options: options, tunings: tunings(for: options),
+            choosing: options.quality == nil && options.effort == .default ? .byFirstFrame : .smallestFile)
+    }
+
+    /// How `encode(_:period:options:tunings:choosing:)` picks among its tunings.
+    @_spi(Measure) public enum Choice: Sendable {
+        /// Every tuning encodes the whole animation (side by side) and the smallest file wins.
+        case smallestFile
+        /// Frame 0 is compressed as a still image with each tuning's `WebPConfig`, and only the
+        /// tuning with the smallest still (the last of equal sizes) encodes the animation: one
+        /// encoder's work instead of one per tuning. Lossless `.default` uses it (measured in
+        /// docs/encoding.md, "Round 13": methods 3 and 4 wrote the same file on ten of
+        /// the twelve bundled presets; method 3 was 3.2 % smaller on arc-rotation, whose frame
+        /// 0 is smaller in method 3 too, and method 4 4 bytes smaller on flipping-square, whose
+        /// frame 0 is equal in both, so the last of equal sizes, method 4, img2webp's
+        /// default, is the tie-break). A prediction, not a bound: on other frames the tuning not
+        /// chosen may have been smaller.
+        case byFirstFrame
     }
 
     /// libwebp settings for one encoder. `tunings(for:)` picks them from `WebPOptions`; the
@@ -84,11 +103,12 @@ public enum WebPEncoder {
     /// The settings `options` ask for, one encoder each (measured in docs/encoding.md,
     /// "Animated WebP").
     ///
-    /// - `.default`: two encoders side by side, method 3 and method 4 (img2webp's default) at
-    ///   lossless effort 75, no key frames, one disposal guess per frame; the smaller file wins.
-    ///   Method 3 compressed the bundled presets 1.2 % smaller than method 4, but method 4 wins
-    ///   on some (flipping-square by 4 bytes), so the default is never larger than img2webp's
-    ///   settings with `exact`.
+    /// - `.default`: method 3 and method 4 (img2webp's default) at lossless effort 75, no key
+    ///   frames, one disposal guess per frame. Lossless, frame 0 compressed as a still picks
+    ///   the one that encodes the animation (`Choice.byFirstFrame`): on the bundled presets that
+    ///   is the file the two side by side gave (method 3 on arc-rotation, 3.2 % smaller; method
+    ///   4 on flipping-square, 4 bytes smaller; the same bytes either way on the other ten) at
+    ///   one encoder's cost. Lossy: both encode, the smaller file wins.
     /// - `.max`: three encoders with `minimize_size` (both disposals tried on every frame):
     ///   img2webp `-min_size`'s settings (method 4, effort 75), method 3 at effort 100 and
     ///   method 6 at effort 100; the smallest file wins, so it is never larger than the first.
@@ -120,9 +140,11 @@ public enum WebPEncoder {
 
     /// `encode` with explicit libwebp settings: one encoder per entry of `tunings`, all fed the
     /// same frames in one pass (side by side on up to `workers` threads), and the smallest file
-    /// kept (the first of equal sizes), so the bytes do not depend on the thread count.
+    /// kept (the first of equal sizes), so the bytes do not depend on the thread count; with
+    /// `choosing: .byFirstFrame` only the one encoder frame 0 picks (see `Choice`).
     @_spi(Measure) public static func encode(
-        _ source: some FrameSource, period: Double, options: WebPOptions, tunings: [Tuning]
+        _ source: some FrameSource, period: Double, options: WebPOptions, tunings: [Tuning],
+        choosing: Choice = .smallestFile
     ) throws
         -> WebPEncoding
     {
@@ -151,7 +173,7 @@ public enum WebPEncoder {
         }
         let stamps = timestamps
 
-        let candidates = try tunings.map { tuning throws(EncodeError) in
+        var candidates = try tunings.map { tuning throws(EncodeError) in
             try Candidate(width: width, height: height, loop: options.loop, quality: options.quality, tuning: tuning)
         }
         guard !candidates.isEmpty else { throw EncodeError("no WebP settings to encode with") }
@@ -163,13 +185,25 @@ public enum WebPEncoder {
                 guard frame.width == width, frame.height == height, frame.pixels.count == width * height * 4 else {
                     throw EncodeError("frame \(index) is \(frame.width)×\(frame.height), expected \(width)×\(height)")
                 }
-                _ = try ParallelWork.map(count: candidates.count, workers: workers) { (k: Int) throws(EncodeError) in
-                    try candidates[k].add(frame, index: index, timestamp: Int32(stamps[index]))
+                if index == 0, choosing == .byFirstFrame, candidates.count > 1 {
+                    let all = candidates
+                    let sizes = try ParallelWork.map(count: all.count, workers: workers) {
+                        (k: Int) throws(EncodeError) in try all[k].stillSize(frame)
+                    }
+                    // The last of the smallest (see Choice.byFirstFrame).
+                    var chosen = 0
+                    for k in sizes.indices where sizes[k] <= sizes[chosen] { chosen = k }
+                    candidates = [candidates[chosen]]
+                }
+                let active = candidates
+                _ = try ParallelWork.map(count: active.count, workers: workers) { (k: Int) throws(EncodeError) in
+                    try active[k].add(frame, index: index, timestamp: Int32(stamps[index]))
                 }
             }
         }
-        let files = try ParallelWork.map(count: candidates.count, workers: workers) { (k: Int) throws(EncodeError) in
-            try candidates[k].finish(end: end)
+        let finishing = candidates
+        let files = try ParallelWork.map(count: finishing.count, workers: workers) { (k: Int) throws(EncodeError) in
+            try finishing[k].finish(end: end)
         }
         // Non-empty: candidates is.
         var bytes = files[0]
@@ -202,6 +236,24 @@ public enum WebPEncoder {
                     "libwebp WebPAnimEncoderAdd (frame \(index)): \(encoder.lastError) "
                         + "(\(WebPEncoder.describe(picture.picture.error_code)))")
             }
+        }
+
+        /// The size in bytes of `frame` compressed alone as a still WebP with this encoder's
+        /// `WebPConfig` (`WebPEncode` into a `WebPMemoryWriter`).
+        func stillSize(_ frame: RGBAImage) throws(EncodeError) -> Int {
+            let picture = try WebPPictureHandle(rgba: frame.pixels, width: width, height: height, frame: 0)
+            let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
+            WebPMemoryWriterInit(writer)
+            defer {
+                WebPMemoryWriterClear(writer)
+                writer.deallocate()
+            }
+            picture.picture.writer = WebPMemoryWrite
+            picture.picture.custom_ptr = UnsafeMutableRawPointer(writer)
+            guard WebPEncode(&config, &picture.picture) != 0 else {
+                throw EncodeError("libwebp WebPEncode (frame 0): \(WebPEncoder.describe(picture.picture.error_code))")
+            }
+            return writer.pointee.size
         }
 
         /// Ends the last frame at `end` ms and assembles the file.

@@ -12,7 +12,7 @@
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 //                    [--lossy N] [--workers N] [--repeat N]
 //   animexport-bench --encode-frames DIR PRESET -o OUT.apng|OUT.webp [--effort max] [--workers N]
-//                    [--repeat N] [--deflate-level N] [--webp M,Q,EXACT,MINSIZE]...
+//                    [--repeat N] [--deflate-level N] [--webp M,Q,EXACT,MINSIZE]... [--stream]
 //
 // The same with `-o OUT.apng` or `-o OUT.webp` encodes the frames (at the preset's own frame
 // rate: the frame count must match) with `APNGEncoder` or `WebPEncoder` instead, as the CLI
@@ -20,6 +20,8 @@
 // GIF-only). For the measurements in docs/encoding.md, `--deflate-level N` (APNG, 0…12) and
 // `--webp M,Q,EXACT,MINSIZE` (WebP: one libwebp encoder, method M, lossless effort Q, `exact` and
 // `minimize_size` 0 or 1; repeatable, the smallest file kept) override the measured settings.
+// `--stream` (WebP only) decodes the PNGs a batch at a time inside the encode, as img2webp reads
+// its files, and prints `decode-and-encode-ms`: the like-for-like process against img2webp.
 //
 // (`--repeat N` encodes N times in the one process and prints the fastest encode; every run
 // must give the same bytes. Later runs reuse memory the first one faulted in, so this suits
@@ -86,6 +88,32 @@ struct AnimatedSettings {
     var sortPalette: Bool?
     var tryTruecolor: Bool?
     var webpTunings: [WebPEncoder.Tuning] = []
+    /// `--stream` (WebP): decode the PNGs a batch at a time inside the encode, as img2webp
+    /// reads one file after another, instead of all of them up front on every core.
+    var stream = false
+}
+
+/// The PNG frames of a folder as a `FrameSource` that decodes each batch when the encoder asks
+/// for it (`--stream`): one batch in memory, like img2webp's one picture at a time.
+struct PNGFolderSource: FrameSource {
+    let paths: [String]
+    let width: Int
+    let height: Int
+    var frameCount: Int { paths.count }
+    var batchSize: Int { 8 }
+
+    /// The files in `directory` ending in .png, sorted by name; frame 0 is decoded for the size.
+    init(_ directory: String) throws {
+        paths = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }
+            .sorted().map { directory + "/" + $0 }
+        guard let first = paths.first else { throw FrameSourceError("\(directory) has no PNG frames") }
+        let image = try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: first))))
+        (width, height) = (image.width, image.height)
+    }
+
+    func frames(_ range: Range<Int>) throws -> [RGBAImage] {
+        try range.map { try PNGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: paths[$0])))) }
+    }
 }
 
 /// Reads the PNG frames in `directory` (sorted by name) on every core, as any tool reading a
@@ -131,6 +159,24 @@ func encodeFrames(
     let isGIF = !(output.hasSuffix(".apng") || output.hasSuffix(".webp"))
     let plan = try LoopPlan.make(
         for: composition, fps: isGIF ? min(composition.fps, GIFFormat.maximumFrameRate) : composition.fps)
+    if animated.stream {
+        guard output.hasSuffix(".webp") else { fail("--stream is for -o OUT.webp", 64) }
+        let source = try PNGFolderSource(directory)
+        guard source.frameCount == plan.frameCount else {
+            fail("\(directory) has \(source.frameCount) PNG frames; the preset has \(plan.frameCount)", 64)
+        }
+        let options = WebPOptions(
+            loop: .forever, effort: animated.effort == .max ? .max : .default, workers: workers)
+        let tunings = animated.webpTunings
+        let (bytes, fastest) = try fastestEncode(repeats: repeats) {
+            try tunings.isEmpty
+                ? WebPEncoder.encode(source, period: plan.period, options: options).bytes
+                : WebPEncoder.encode(source, period: plan.period, options: options, tunings: tunings).bytes
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        print(String(format: "decode-and-encode-ms %.2f", Double(fastest) / 1e6))
+        return
+    }
     let (frames, decodeNanoseconds) = try decodeFrames(directory)
     guard frames.count == plan.frameCount else {
         fail("\(directory) has \(frames.count) PNG frames; the preset has \(plan.frameCount)", 64)
@@ -151,10 +197,14 @@ func encodeFrames(
     } else if output.hasSuffix(".webp") {
         let options = WebPOptions(
             loop: .forever, effort: animated.effort == .max ? .max : .default, workers: workers)
-        let tunings = animated.webpTunings.isEmpty ? WebPEncoder.tunings(for: options) : animated.webpTunings
+        // Without --webp, the CLI's path (WebPEncoder.encode, with its choice of encoder); with
+        // it, exactly the tunings given, every one encoding the whole loop, smallest file kept.
+        let tunings = animated.webpTunings
         let source = try FrameArray(frames)
         (bytes, fastest) = try fastestEncode(repeats: repeats) {
-            try WebPEncoder.encode(source, period: plan.period, options: options, tunings: tunings).bytes
+            try tunings.isEmpty
+                ? WebPEncoder.encode(source, period: plan.period, options: options).bytes
+                : WebPEncoder.encode(source, period: plan.period, options: options, tunings: tunings).bytes
         }
     } else {
         var options = GIFOptions()
@@ -400,6 +450,7 @@ while !arguments.isEmpty {
             WebPEncoder.Tuning(
                 method: method, losslessEffort: effort, minimizeSize: parts[3] == "1", kmin: 0, kmax: 0,
                 allowMixed: false, exact: parts[2] == "1", threadLevel: 0))
+    case "--stream": animated.stream = true
     case "--encode-frames", "-o", "--matte", "--dither", "--lossy", "--workers", "--repeat":
         guard let value = arguments.first else { fail("\(a) needs a value", 64) }
         arguments.removeFirst()

@@ -48,8 +48,21 @@ import Testing
                 bg = Image.new("RGBA", want.size, g)
                 if Image.alpha_composite(bg, want).tobytes() != Image.alpha_composite(bg, got).tobytes():
                     composite += 1
+        # APNG: the fcTL delays summed as exact fractions of a second (delay_den 0 means 100).
+        from fractions import Fraction
+        data, fraction = open(path, "rb").read(), ""
+        if data[:8] == bytes([137, 80, 78, 71, 13, 10, 26, 10]):
+            pos, exact = 8, Fraction(0)
+            while pos + 8 <= len(data):
+                length = int.from_bytes(data[pos:pos + 4], "big")
+                if data[pos + 4:pos + 8] == b"fcTL":
+                    body = data[pos + 8:pos + 8 + length]
+                    den = int.from_bytes(body[22:24], "big") or 100
+                    exact += Fraction(int.from_bytes(body[20:22], "big"), den)
+                pos += 12 + length
+            fraction = f" apng_total_s={exact.numerator}/{exact.denominator}"
         print(f"frames={len(decoded)} covered={covered} mismatched={mismatched} total_ms={round(total)} "
-              f"loop={im.info.get('loop')} composite_mismatches={composite}")
+              f"loop={im.info.get('loop')} composite_mismatches={composite}{fraction}")
         """#
 
     /// The files and frames come from the one export per preset the process shares
@@ -72,6 +85,14 @@ import Testing
             let info = try runProcess("/usr/bin/webpinfo", ["-summary", file])
             #expect(info.stdout.contains("No error detected."), "\(info.stdout)")
         } else {
+            // Exact as a fraction, not merely to the millisecond: every bundled preset's frame
+            // time is 1/fps s, which delay_num/delay_den expresses without rounding.
+            let micro = export.periodMicroseconds
+            var (n, d) = (micro, 1_000_000)
+            var (a, b) = (n, d)
+            while b != 0 { (a, b) = (b, a % b) }
+            (n, d) = (n / a, d / a)
+            #expect(result.stdout.contains(" apng_total_s=\(n)/\(d)\n"), "\(result.stdout)")
             // apngdis splits the file into frames beside it and says how many it found: on a
             // copy, so the shared folder keeps only the rendered frames.
             let dir = try temporaryDirectory()
@@ -79,6 +100,58 @@ import Testing
             let dis = try runProcess("/usr/bin/apngdis", [dir + "/a.apng"], in: dir)
             #expect(dis.stdout.contains("all done"), "\(dis.stdout)")
         }
+    }
+
+    /// The issue's grey disc: blink-dots' dots fade to opacity 0 through half-lit steps. Its
+    /// WebP and APNG, decoded by Pillow and composited on black, equal the rendered frames on
+    /// black pixel for pixel (alpha 0 stays black: no disc where a dot has faded out), and the
+    /// frames really fade: many translucent pixels, some fully transparent where a dot was.
+    @Test(arguments: ["webp", "apng"])
+    func fadingDotsShowNoGreyDiscOnBlack(ext: String) throws {
+        let export = try PresetExport.shared("blink-dots")
+        let script = #"""
+            import sys, glob
+            from PIL import Image
+            path, frames_dir = sys.argv[1], sys.argv[2]
+            rendered = [Image.open(p).convert("RGBA") for p in sorted(glob.glob(frames_dir + "/*.png"))]
+            im = Image.open(path)
+            starts, decoded, t = [], [], 0
+            for k in range(im.n_frames):
+                im.seek(k)
+                decoded.append(im.convert("RGBA").copy())
+                starts.append(t)
+                t += im.info.get("duration", 0)
+            period = t
+            translucent = faded = wrong = not_black = 0
+            seen = [0] * len(rendered[0].tobytes())
+            for i, want in enumerate(rendered):
+                at = period * i / len(rendered)
+                got = decoded[max(j for j in range(len(starts)) if starts[j] <= at + 0.5)]
+                black = Image.new("RGBA", want.size, (0, 0, 0, 255))
+                a = Image.alpha_composite(black, want).tobytes()
+                b = Image.alpha_composite(black, got).tobytes()
+                w = want.tobytes()
+                for p in range(0, len(w), 4):
+                    alpha = w[p + 3]
+                    if 0 < alpha < 255:
+                        translucent += 1
+                        seen[p] = 1
+                    elif alpha == 0:
+                        if seen[p]:
+                            faded += 1
+                        if b[p:p + 3] != bytes(3):
+                            not_black += 1
+                    if a[p:p + 3] != b[p:p + 3]:
+                        wrong += 1
+            print(f"translucent={translucent} faded={faded} wrong={wrong} not_black={not_black}")
+            """#
+        let file = ext == "webp" ? export.webp : export.apng
+        let result = try runPython(script, arguments: [file, export.directory])
+        let facts = Self.facts(result.stdout)
+        #expect(facts["wrong"] == 0, "\(result.stdout) \(result.stderr)")
+        #expect(facts["not_black"] == 0, "\(result.stdout)")
+        #expect((facts["translucent"] ?? 0) > 1000, "\(result.stdout)")
+        #expect((facts["faded"] ?? 0) > 100, "\(result.stdout)")
     }
 
     @Test func webpLoopCountIsTotalPlays() throws {

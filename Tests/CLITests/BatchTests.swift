@@ -135,6 +135,47 @@ import Testing
         #expect(sumsA.values.allSatisfy { $0.count == 64 })
     }
 
+    /// The real-alpha formats too (issue 22: libwebp may use threads, and `.max` runs three
+    /// encoders side by side): every WebP and APNG, at both efforts, written by one job with
+    /// TZ=UTC and the C locale and by four jobs in another time zone and locale, has the same
+    /// SHA-256, and each effort's files are real animations of the preset's ten frames.
+    @Test func webpAndAPNGBytesAreIdenticalWhateverJobsClockAndLocale() throws {
+        let dir = try Self.workspace()
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/presets/circular.json", toPath: dir + "/presets/circular.json")
+        var sums: [[String: String]] = []
+        for (tag, jobs, environment) in [
+            ("a", "1", ["TZ": "UTC", "LC_ALL": "C"]),
+            ("b", "4", ["TZ": "Pacific/Kiritimati", "LC_ALL": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"]),
+        ] {
+            for effort in ["default", "max"] {
+                let out = "\(tag)-\(effort)/"
+                // circular (120 frames) at the default effort only: `.max` takes seconds a file.
+                let inputs = effort == "max" ? ["presets/dot.json", "presets/square.json"] : ["presets"]
+                let run = try runTool(
+                    inputs + [
+                        "--format", "webp,apng", "--effort", effort == "max" ? "max" : "standard", "--jobs", jobs, "-o",
+                        out, "-q",
+                    ], in: dir,
+                    environment: environment)
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            var merged: [String: String] = [:]
+            for effort in ["default", "max"] {
+                for (name, sum) in try sha256Sums(dir + "/\(tag)-\(effort)") { merged[effort + "/" + name] = sum }
+            }
+            sums.append(merged)
+        }
+        #expect(sums[0].count == 3 * 2 + 2 * 2, "\(sums[0].keys.sorted())")
+        #expect(sums[0] == sums[1])
+        // Not empty files that agree by accident: webpinfo reads an animation in each effort's WebP.
+        for effort in ["default", "max"] {
+            let info = try runProcess("/usr/bin/webpinfo", ["-summary", dir + "/a-\(effort)/dot.webp"])
+            #expect(info.stdout.contains("No error detected."), "\(info.stdout)")
+            #expect(info.stdout.contains("Number of frames:"), "\(info.stdout)")
+        }
+    }
+
     @Test func checkPassesOnFreshOutputAndNamesStaleFilesWithoutTouchingThem() throws {
         let dir = try Self.workspace()
         let arguments = ["presets", "-o", "out/", "--scale", "1,2"]
@@ -163,6 +204,33 @@ import Testing
         #expect(stale.stderr.hasPrefix("error: 3 of 12 files are missing or differ"))
         #expect(try sha256Sums(dir + "/out") == before)
         #expect(listing(dir + "/out").count == 11)
+    }
+
+    /// `check` covers the real-alpha formats: fresh APNG and WebP files pass (from the manifests
+    /// and, with `--force`, by rendering and encoding again), and one changed byte in each is
+    /// named, the files left as they were.
+    @Test func checkCoversAPNGAndWebP() throws {
+        let dir = try Self.workspace()
+        let arguments = ["presets", "-o", "out/", "--format", "apng,webp"]
+        #expect(try runTool(arguments + ["-q"], in: dir).status == 0)
+        #expect(listing(dir + "/out").sorted() == ["dot.apng", "dot.webp", "square.apng", "square.webp"])
+        let fresh = try runTool(["check"] + arguments, in: dir)
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout == "check: all 4 files are up to date (4 answered from manifests)\n")
+        let forced = try runTool(["check", "--force"] + arguments, in: dir)
+        #expect(forced.status == 0, "\(forced.stdout) \(forced.stderr)")
+        #expect(forced.stdout.hasSuffix("check: all 4 files are up to date\n"), "\(forced.stdout)")
+        for name in ["dot.apng", "square.webp"] {
+            var bytes = readBytes(dir + "/out/" + name)
+            bytes[bytes.count / 2] ^= 0xFF
+            try Data(bytes).write(to: URL(fileURLWithPath: dir + "/out/" + name))
+        }
+        let before = try sha256Sums(dir + "/out")
+        let stale = try runTool(["check"] + arguments, in: dir)
+        #expect(stale.status == 2, "\(stale.stdout) \(stale.stderr)")
+        let named = stale.stdout.split(separator: "\n").filter { $0.hasPrefix("differs:") }.sorted()
+        #expect(named == ["differs: out/dot.apng", "differs: out/square.webp"], "\(stale.stdout)")
+        #expect(try sha256Sums(dir + "/out") == before)
     }
 
     @Test func checkWithAMissingFolderFails() throws {

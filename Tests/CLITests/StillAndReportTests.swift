@@ -50,6 +50,55 @@ struct StillAndReportTests {
         #expect(listing(dir).isEmpty)
     }
 
+    /// `--report` for the real-alpha formats: the APNG's delays on its own grid (1/30 s for
+    /// circular, so every frame is one step and the total has no error at all) and the WebP's
+    /// milliseconds (33/34 by cumulative rounding, 4000 in all), each equal to what the file
+    /// stores, read back from the fcTL and ANMF chunks.
+    @Test func reportGivesAPNGAndWebPDelaysAndTotalError() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool(
+            [Self.circular, "-o", "out/", "--format", "apng,webp", "--report", "timing.json", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let entry = try Self.report(dir + "/timing.json").first ?? [:]
+        let apng = entry["apng"] as? [String: Any] ?? [:]
+        let webp = entry["webp"] as? [String: Any] ?? [:]
+        #expect(apng["unit"] as? String == "1/30 s")
+        #expect(webp["unit"] as? String == "ms")
+        for timing in [apng, webp] {
+            #expect(timing["frameCount"] as? Int == 120)
+            #expect(timing["totalDuration"] as? Double == 4)
+            #expect(timing["durationError"] as? Double == 0)
+        }
+        let apngDelays = (apng["frames"] as? [[String: Any]] ?? []).compactMap { $0["delay"] as? Int }
+        let webpDelays = (webp["frames"] as? [[String: Any]] ?? []).compactMap { $0["delay"] as? Int }
+        #expect(apngDelays == Array(repeating: 1, count: 120))
+        let expected = (0..<120).map { i in
+            Int((1000.0 * Double(i + 1) / 30).rounded()) - Int((1000.0 * Double(i) / 30).rounded())
+        }
+        #expect(webpDelays == expected)
+        // The files say the same: fcTL delay_num/delay_den and ANMF durations.
+        let chunks = #"""
+            import sys
+            def walk(data, start, big):
+                pos = start
+                while pos + 8 <= len(data):
+                    n = int.from_bytes(data[pos:pos + 4], "big") if big else int.from_bytes(data[pos + 4:pos + 8], "little")
+                    kind = data[pos + 4:pos + 8] if big else data[pos:pos + 4]
+                    yield kind, data[pos + 8:pos + 8 + n]
+                    pos += (12 + n) if big else (8 + n + (n & 1))
+            apng = [f"{int.from_bytes(b[20:22], 'big')}/{int.from_bytes(b[22:24], 'big')}"
+                    for k, b in walk(open(sys.argv[1], "rb").read(), 8, True) if k == b"fcTL"]
+            webp = [str(int.from_bytes(b[12:15], "little"))
+                    for k, b in walk(open(sys.argv[2], "rb").read(), 12, False) if k == b"ANMF"]
+            print(" ".join(apng)); print(" ".join(webp))
+            """#
+        let files = try runPython(chunks, arguments: [dir + "/out/circular.apng", dir + "/out/circular.webp"])
+        let lines = files.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(files.stdout) \(files.stderr)")
+        #expect(lines.first == Array(repeating: "1/30", count: 120).joined(separator: " "))
+        #expect(lines.last == expected.map(String.init).joined(separator: " "))
+    }
+
     static func report(_ path: String) throws -> [[String: Any]] {
         let json = try JSONSerialization.jsonObject(with: Data(readBytes(path))) as? [String: Any]
         return json?["animations"] as? [[String: Any]] ?? []

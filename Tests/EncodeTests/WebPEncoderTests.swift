@@ -5,7 +5,7 @@ import Render
 import Synchronization
 import Testing
 
-@testable import Encode
+@_spi(Measure) @testable import Encode
 
 /// Animated WebP through libwebp, checked with decoders that share nothing with our code path
 /// but libwebp's decoder: Pillow (WebPAnimDecoder), ImageMagick's webp coder, and `webpinfo`
@@ -291,6 +291,58 @@ import Testing
                 #expect(parallel == single, "\(name), \(effort), \(workers) workers")
             }
         }
+    }
+
+    /// Lossless `.default` runs one encoder, the method frame 0 prefers (`Choice.byFirstFrame`):
+    /// its file is byte for byte that method's alone, and the method is the one whose still
+    /// `cwebp -lossless -exact -q 75` (Debian webp, the same libwebp, a different program)
+    /// writes smaller for frame 0, method 4 on a tie. The samples cover the three outcomes: linear
+    /// colour ramps with a product term are smaller in method 3, smooth sine planes in method 4,
+    /// the sliding square and the fading disc tie.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cwebp"), "needs cwebp (Debian webp)"))
+    func defaultEncodesWithTheMethodFrameZeroPrefers() throws {
+        var picked: [String: Int32] = [:]
+        // Linear colour ramps with a product term (method 3's kind of frame, like arc-rotation's)
+        // and smooth sine planes (method 4's), both moving over 6 frames.
+        let ramps = (0..<6).map { k in
+            makeImage(width: 64, height: 48) { x, y in
+                Pixel(UInt8((x * 4 + 8 * k) % 256), UInt8(y * 5), UInt8((x * y + k) % 256), 255)
+            }
+        }
+        let planes = (0..<6).map { k in
+            makeImage(width: 64, height: 48) { x, y in
+                let u = Double(x + 3 * k)
+                let v = Double(y)
+                return Pixel(
+                    UInt8(Int(128 + 127 * sin(u / 5))), UInt8(Int(128 + 127 * cos(v / 7))),
+                    UInt8(Int(128 + 100 * sin((u + v) / 9))), 255)
+            }
+        }
+        for (name, frames) in [
+            ("sliding", Self.sliding()), ("disc", Self.fadingDisc()), ("ramps", ramps), ("planes", planes),
+        ] {
+            let png = try temporaryFile(PNGCodec.encode(frames[0]), named: "\(name)-0.png")
+            var still: [Int32: Int] = [:]
+            for method: Int32 in [3, 4] {
+                let run = try runProgram(
+                    "/usr/bin/cwebp", ["-quiet", "-lossless", "-exact", "-q", "75", "-m", "\(method)", png, "-o", "-"])
+                #expect(run.status == 0, "\(run.stderr)")
+                still[method] = run.stdout.count
+            }
+            let method: Int32 = (still[3] ?? 0) < (still[4] ?? 0) ? 3 : 4
+            picked[name] = method
+            let source = try FrameArray(frames)
+            let chosen = try WebPEncoder.encode(source, period: 1, options: WebPOptions())
+            let alone = try WebPEncoder.encode(
+                source, period: 1, options: WebPOptions(),
+                tunings: [
+                    WebPEncoder.Tuning(
+                        method: method, losslessEffort: 75, minimizeSize: false, kmin: 0, kmax: 0, allowMixed: false,
+                        exact: true, threadLevel: 0)
+                ])
+            #expect(chosen == alone, "\(name): frame 0's stills \(still), method \(method)")
+        }
+        #expect(picked == ["sliding": 4, "disc": 4, "ramps": 3, "planes": 4], "\(picked)")
     }
 
     @Test func maxEffortIsNeverLargerThanDefault() throws {
