@@ -20,8 +20,9 @@ public import Render
 ///   animation is written with its palette in two orders (first seen; by alpha, then luma)
 ///   and, when `PLTE` and `tRNS` are a tenth of that file or more, as truecolour too; the
 ///   smallest file is kept.
-/// - Rows (PNG specification §9): each chosen frame's scanlines are compressed unfiltered and
-///   with the filter type of least absolute sum per row (libpng's heuristic), the smaller kept.
+/// - Rows (PNG specification §9): each chosen frame's scanlines are compressed unfiltered and,
+///   when a zlib 9 estimate says they may win, with the filter type of least absolute sum per
+///   row (libpng's heuristic), the smaller kept; the frames of a batch are finished in parallel.
 /// - Frame differencing ("`fcTL`: dispose_op, blend_op"): for each frame after the first, the
 ///   encoder tries every way the previous frame may be disposed of (`NONE`, `BACKGROUND`,
 ///   `PREVIOUS`) and both blend operations (`SOURCE`; `OVER` when every pixel that changes

@@ -3,8 +3,9 @@
 /// How hard `APNGEncoder` compresses each frame's image data.
 public enum APNGEffort: Equatable, Sendable, CaseIterable {
     /// Every candidate frame compressed by zlib level 9 and the smallest chosen; the chosen one
-    /// then by libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered and on row-filtered
-    /// scanlines, the smallest stream kept (docs/encoding.md, "APNG").
+    /// then by libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered scanlines and, when
+    /// their zlib 9 stream is no larger (`rowFilterGate`), on row-filtered ones, the smallest
+    /// stream kept; the frames of a batch on `workers` threads (docs/encoding.md, "APNG").
     case `default`
     /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
     /// `libzopfli-dev`), keeping whichever stream is smaller: a few per cent smaller, many
@@ -34,6 +35,10 @@ public struct APNGOptions: Equatable, Sendable {
     /// Row-filter heuristics tried, besides unfiltered rows, on each chosen frame (PNG
     /// specification §9), for the measurements in docs/encoding.md.
     @_spi(Measure) public var rowFilters: [APNGRowFilterHeuristic] = [.minimumSum]
+    /// A row-filtered variant is compressed by libdeflate only when its zlib level 9 stream is
+    /// at most this many per mille of the unfiltered rows' (nil: always), for the measurements
+    /// in docs/encoding.md.
+    @_spi(Measure) public var rowFilterGate: Int? = 1000
     /// Whether `OVER` frames are also tried with unchanged pixels sent as themselves where that
     /// continues a run, for the measurements in docs/encoding.md.
     @_spi(Measure) public var overRuns = true

@@ -34,8 +34,10 @@ enum APNGBlend: UInt8, Sendable {
 struct APNGQueuedFrame: Sendable {
     var rect: APNGRect
     var blend: APNGBlend
+    /// Until `flush`, the zlib 9 stream the frame was chosen by; then the final stream.
     var stream: [UInt8]
-    /// The scanlines (filter bytes included) `stream` holds, kept for Zopfli at `effort: .max`.
+    /// The unfiltered scanlines (filter bytes included) `stream` holds, until `flush` has made
+    /// the final stream from them.
     var raw: [UInt8]?
     var delay: APNGDelay
     var dispose: APNGDispose?
@@ -59,6 +61,9 @@ struct APNGWriter {
     /// they continue the row's last value (an opaque pixel sent over itself, or a fully
     /// transparent one, leaves it alike; a translucent one would blend, so it is never sent).
     let overRuns: Bool
+    /// Per mille of the unfiltered zlib 9 size a filtered variant's zlib 9 size may reach and
+    /// still be compressed by libdeflate; nil compresses every variant.
+    let filterGate: Int?
     let workers: Int
     let frameCount: Int
     let plays: UInt32
@@ -84,6 +89,7 @@ struct APNGWriter {
         self.zopfliIterations = options.zopfliIterations
         self.rowFilters = options.rowFilters
         self.overRuns = options.overRuns
+        self.filterGate = options.rowFilterGate
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
@@ -96,7 +102,7 @@ struct APNGWriter {
             let indices = mode.isIndexed ? indexFrame(target) : []
             let raw = APNGWriter.scanlines(
                 target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width, mode: mode)
-            let kept = try final(raw, try PNGChunks.zlib(raw, filtered: mode.isIndexed), width: width)
+            let trial = try PNGChunks.zlib(raw, filtered: mode.isIndexed)
             out = PNGChunks.signature
             // IHDR (PNG specification §11.2.2): width, height, bit depth, colour type,
             // compression 0, filter method 0, no interlace.
@@ -119,8 +125,7 @@ struct APNGWriter {
             }
             queue.append(
                 APNGQueuedFrame(
-                    rect: full, blend: .source, stream: kept.stream, raw: effort == .max ? kept.raw : nil, delay: delay,
-                    dispose: nil))
+                    rect: full, blend: .source, stream: trial, raw: raw, delay: delay, dispose: nil))
             shown = target
             base = [UInt32](repeating: 0, count: width * height)
             lastRect = full
@@ -175,10 +180,9 @@ struct APNGWriter {
         for i in results.indices where results[i].stream.count < results[best].stream.count { best = i }
         let chosen = candidates[best]
         if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
-        let kept = try final(results[best].raw, results[best].stream, width: chosen.rect.width)
         queue.append(
             APNGQueuedFrame(
-                rect: chosen.rect, blend: chosen.blend, stream: kept.stream, raw: effort == .max ? kept.raw : nil,
+                rect: chosen.rect, blend: chosen.blend, stream: results[best].stream, raw: results[best].raw,
                 delay: delay, dispose: nil))
         base = chosen.base
         shown = target
@@ -190,24 +194,31 @@ struct APNGWriter {
     /// unfiltered `raw`), libdeflate's at `level` of `raw`, or libdeflate's of `raw` row-filtered
     /// by each of `rowFilters` (PNG specification §9), whichever is smallest, the first of equal
     /// sizes. zlib still wins on some frames (`Z_FILTERED` on palette indices, docs/encoding.md).
-    private func final(_ raw: [UInt8], _ trial: [UInt8], width rectWidth: Int) throws -> (
-        stream: [UInt8], raw: [UInt8]
-    ) {
-        let (mode, level, heuristics) = (self.mode, self.level, self.rowFilters)
-        let unfiltered = selectByFinal ? 0 : 1
-        let variants = unfiltered + heuristics.count
-        guard variants > 0 else { return (trial, raw) }
-        let results = try ParallelWork.map(count: variants, workers: workers) { i throws(EncodeError) in
-            let k = i - unfiltered
-            let lines =
-                k < 0
-                ? raw
-                : PNGRowFilter.filter(
-                    raw, rowBytes: mode.rowBytes(width: rectWidth), bpp: mode.filterStride, heuristic: heuristics[k])
-            return (stream: try PNGChunks.deflate(lines, level: level), raw: lines)
+    ///
+    /// A filtered variant is compressed by libdeflate only when its zlib level 9 stream is at
+    /// most `filterGate` per mille of `trial` (the unfiltered rows' zlib 9 stream): libdeflate 12
+    /// is slowest on filtered rows, which win on few frames (docs/encoding.md, "Row filters").
+    private static func final(
+        _ raw: [UInt8], _ trial: [UInt8], width rectWidth: Int, mode: APNGColorMode, level: Int,
+        heuristics: [APNGRowFilterHeuristic], gate: Int?, selectByFinal: Bool
+    ) throws(EncodeError) -> (stream: [UInt8], raw: [UInt8]) {
+        let filtered = heuristics.map {
+            PNGRowFilter.filter(raw, rowBytes: mode.rowBytes(width: rectWidth), bpp: mode.filterStride, heuristic: $0)
+        }
+        var variants: [[UInt8]] = selectByFinal ? [] : [raw]
+        for lines in filtered {
+            if selectByFinal || gate == nil {
+                variants.append(lines)
+                continue
+            }
+            let estimate = try PNGChunks.zlib(lines, filtered: mode.isIndexed).count
+            if let gate, 1000 * estimate <= gate * trial.count { variants.append(lines) }
         }
         var best = (stream: trial, raw: raw)
-        for r in results where r.stream.count < best.stream.count { best = r }
+        for lines in variants {
+            let stream = try PNGChunks.deflate(lines, level: level)
+            if stream.count < best.stream.count { best = (stream, lines) }
+        }
         return best
     }
 
@@ -221,24 +232,30 @@ struct APNGWriter {
         return out
     }
 
-    /// Emits the queued frames whose dispose op is known; at `effort: .max` first recompresses
-    /// them with Zopfli, a batch at a time on `workers` threads.
+    /// Emits the queued frames whose dispose op is known, once there are at least
+    /// `max(4, 2·workers)` of them or at the end: first each frame's final stream (`final`;
+    /// at `effort: .max` then Zopfli), the frames of a batch on `workers` threads at once, so
+    /// the slow libdeflate 12 and Zopfli runs of one frame overlap those of the next.
     private mutating func flush(final: Bool) throws {
         let ready = queue.prefix { $0.dispose != nil }.count
-        guard ready > 0 else { return }
-        if effort == .max {
-            guard final || ready >= max(4, 2 * workers) else { return }
-            let batch = Array(queue.prefix(ready))
-            let iterations = zopfliIterations
-            let streams = try ParallelWork.map(count: batch.count, workers: workers) { i in
-                guard let raw = batch[i].raw else { return batch[i].stream }
-                let smaller = try PNGChunks.zopfli(raw, iterations: iterations)
-                return smaller.count < batch[i].stream.count ? smaller : batch[i].stream
-            }
-            for i in 0..<ready {
-                queue[i].stream = streams[i]
-                queue[i].raw = nil
-            }
+        guard ready > 0, final || ready >= max(4, 2 * workers) else { return }
+        let batch = Array(queue.prefix(ready))
+        let (mode, level, heuristics, gate, selectByFinal) = (
+            self.mode, self.level, self.rowFilters, self.filterGate, self.selectByFinal
+        )
+        let (iterations, zopfli) = (zopfliIterations, effort == .max)
+        let streams = try ParallelWork.map(count: batch.count, workers: workers) { i throws(EncodeError) in
+            guard let raw = batch[i].raw else { return batch[i].stream }
+            let kept = try APNGWriter.final(
+                raw, batch[i].stream, width: batch[i].rect.width, mode: mode, level: level, heuristics: heuristics,
+                gate: gate, selectByFinal: selectByFinal)
+            guard zopfli else { return kept.stream }
+            let smaller = try PNGChunks.zopfli(kept.raw, iterations: iterations)
+            return smaller.count < kept.stream.count ? smaller : kept.stream
+        }
+        for i in 0..<ready {
+            queue[i].stream = streams[i]
+            queue[i].raw = nil
         }
         for frame in queue.prefix(ready) { emit(frame) }
         queue.removeFirst(ready)

@@ -12,7 +12,8 @@
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 //                    [--lossy N] [--workers N] [--repeat N]
 //   animexport-bench --encode-frames DIR PRESET -o OUT.apng|OUT.webp [--effort max] [--workers N]
-//                    [--repeat N] [--deflate-level N] [--webp M,Q,EXACT,MINSIZE]... [--stream]
+//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--webp M,Q,EXACT,MINSIZE]...
+//                    [--stream]
 //
 // The same with `-o OUT.apng` or `-o OUT.webp` encodes the frames (at the preset's own frame
 // rate: the frame count must match) with `APNGEncoder` or `WebPEncoder` instead, as the CLI
@@ -85,6 +86,8 @@ struct AnimatedSettings {
     var deflateLevel: Int?
     var rowFilters: [APNGRowFilterHeuristic]?
     var overRuns: Bool?
+    /// `--filter-gate N|off`: `APNGOptions.rowFilterGate` (per mille), `.some(nil)` for off.
+    var filterGate: Int??
     var sortPalette: Bool?
     var tryTruecolor: Bool?
     var webpTunings: [WebPEncoder.Tuning] = []
@@ -188,6 +191,7 @@ func encodeFrames(
         if let level = animated.deflateLevel { options.deflateLevel = level }
         if let filters = animated.rowFilters { options.rowFilters = filters }
         if let runs = animated.overRuns { options.overRuns = runs }
+        if let gate = animated.filterGate { options.rowFilterGate = gate }
         if let sort = animated.sortPalette { options.sortPalette = sort }
         if let rgba = animated.tryTruecolor { options.tryTruecolor = rgba }
         let source = try FrameArray(frames)
@@ -439,6 +443,16 @@ while !arguments.isEmpty {
             }
         }
         animated.rowFilters = filters
+    case "--filter-gate":
+        guard let value = arguments.first else { fail("--filter-gate needs a per mille count or off", 64) }
+        arguments.removeFirst()
+        if value == "off" {
+            animated.filterGate = .some(nil)
+        } else if let n = Int(value), n >= 0, n <= 1_000_000 {
+            animated.filterGate = n
+        } else {
+            fail("--filter-gate \(value): expected 0…1000000 (per mille) or off", 64)
+        }
     case "--webp":
         let parts = (arguments.first ?? "").split(separator: ",").map(String.init)
         guard parts.count == 4, let method = Int32(parts[0]), (0...6).contains(method),

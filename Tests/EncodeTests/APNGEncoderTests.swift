@@ -452,6 +452,27 @@ struct APNGEncoderTests {
         #expect(try pillowFrames(file.path, width: 30, height: 26).frames.map(normalized) == frames.map(normalized))
     }
 
+    /// The row-filter gate (`APNGOptions.rowFilterGate`): a filtered variant reaches libdeflate
+    /// only when its zlib 9 stream is no larger than the unfiltered rows'. On the gradient the
+    /// filtered rows win by far, so the default gate gives the same bytes as no gate, and a gate
+    /// of 0 (never) the same bytes as no row filters at all, larger.
+    @Test func rowFilterGateKeepsWinningFilters() throws {
+        let source = try FrameArray(gradient(frames: 3))
+        var off = APNGOptions()
+        off.rowFilterGate = nil
+        var never = APNGOptions()
+        never.rowFilterGate = 0
+        var none = APNGOptions()
+        none.rowFilters = []
+        let gated = try APNGEncoder.encode(source, period: 1, options: APNGOptions()).bytes
+        let ungated = try APNGEncoder.encode(source, period: 1, options: off).bytes
+        let closed = try APNGEncoder.encode(source, period: 1, options: never).bytes
+        let unfiltered = try APNGEncoder.encode(source, period: 1, options: none).bytes
+        #expect(gated == ungated)
+        #expect(closed == unfiltered)
+        #expect(gated.count < closed.count)
+    }
+
     /// `OVER` runs: in the second frame every fourth pixel of two red bars turns red, and
     /// opaque noise and a translucent band between them stay. Sending the bars' unchanged
     /// pixels as themselves (whole red runs) and the noise and band as transparent is smaller
