@@ -194,8 +194,11 @@ enum JobPlanner {
             throw failure
         }
         // A Lottie file (top-level v, fr, ip, op, w, h, layers) goes to its own loader; a file
-        // that is not JSON at all is reported by the preset loader as before.
-        if let root = try? JSONParser.parse(bytes: bytes), LottieLoader.isLottie(root) {
+        // that is not JSON at all is reported by the preset loader as before. Only a file that
+        // has the text "fr" is parsed for the check, so a preset is parsed once.
+        if Data(bytes).range(of: Data(#""fr""#.utf8)) != nil, let root = try? JSONParser.parse(bytes: bytes),
+            LottieLoader.isLottie(root)
+        {
             var loaded = try LottieLoader.decode(bytes: bytes, file: path.description, root: root)
             loaded.directory = (path.description as NSString).deletingLastPathComponent
             return loaded

@@ -105,17 +105,39 @@ public struct LottieAnimation: SceneSource {
         return m
     }
 
+    /// One path of a shape list with the trim that applies to it (the first `tm` after it in
+    /// its group, else the one its enclosing group inherits).
+    struct Piece {
+        var path: BezierPath
+        var trim: TrimRanges?
+    }
+
     /// A shape list's drawing at frame `f`: nodes back to front, and every path in it (in the
-    /// list's coordinates) for styles further up that paint them.
-    func draw(_ items: [LottieShape], at f: Double) -> (nodes: [SceneNode], paths: BezierPath) {
-        var paths = BezierPath()
+    /// list's coordinates) for styles further up that paint them. `trim` is the trim that
+    /// applies to the whole list from its enclosing groups.
+    func draw(_ items: [LottieShape], at f: Double, trim inherited: TrimRanges? = nil, place: [Int] = [])
+        -> (nodes: [SceneNode], pieces: [Piece])
+    {
+        guard place.count < Self.maximumDepth else { return ([], []) }
+        // The trim that applies to the item at each index: the first tm after it.
+        var trims: [TrimRanges?] = Array(repeating: inherited, count: items.count)
+        var next = inherited
+        for (i, item) in items.enumerated().reversed() {
+            trims[i] = next
+            if case .trim(let s, let e, let o, let individually) = item {
+                next = TrimRanges(
+                    start: s.value(at: f).first ?? 0, end: e.value(at: f).first ?? 100,
+                    offset: o.value(at: f).first ?? 0, individually: individually, id: place + [i])
+            }
+        }
+        var pieces: [Piece] = []
         var topFirst: [SceneNode] = []
-        for item in items {
+        for (i, item) in items.enumerated() {
             switch item {
             case .group(let children, let transform):
-                let inner = draw(children, at: f)
+                let inner = draw(children, at: f, trim: trims[i], place: place + [i])
                 let matrix = transform.matrix(at: f)
-                paths.append(inner.paths.applying(matrix))
+                pieces += inner.pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
                 let opacity = transform.opacityFraction(at: f)
                 if !inner.nodes.isEmpty, opacity > 0 {
                     topFirst.append(
@@ -125,20 +147,26 @@ public struct LottieAnimation: SceneSource {
                 }
             case .path(let property, let reversed):
                 let path = property.value(at: f)
-                paths.append(reversed ? Self.reversedPath(path).bezier : path.bezier)
+                pieces.append(Piece(path: reversed ? Self.reversedPath(path).bezier : path.bezier, trim: trims[i]))
             case .ellipse(let position, let size, let reversed):
-                paths.append(Self.ellipse(position.value(at: f), size.value(at: f), reversed: reversed))
+                pieces.append(
+                    Piece(
+                        path: Self.ellipse(position.value(at: f), size.value(at: f), reversed: reversed), trim: trims[i]
+                    ))
             case .rect(let position, let size, let radius, let reversed):
-                paths.append(
-                    Self.rectangle(
-                        position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0, reversed: reversed))
+                let path = Self.rectangle(
+                    position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0, reversed: reversed)
+                pieces.append(Piece(path: path, trim: trims[i]))
+            case .trim: continue
             case .fill(let color, let opacity, let rule):
-                guard !paths.isEmpty else { continue }
+                guard !pieces.isEmpty else { continue }
                 let c = Self.color(color.value(at: f), opacity: opacity.value(at: f))
                 guard c.alpha > 0 else { continue }
-                topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(fill(paths, c, rule))))
+                var all = BezierPath()
+                for piece in pieces { all.append(piece.path) }
+                topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(fill(all, c, rule))))
             case .stroke(let stroke):
-                guard !paths.isEmpty else { continue }
+                guard !pieces.isEmpty else { continue }
                 let c = Self.color(stroke.color.value(at: f), opacity: stroke.opacity.value(at: f))
                 let width = stroke.width.value(at: f).first ?? 0
                 guard c.alpha > 0, width > 0, width.isFinite else { continue }
@@ -149,17 +177,51 @@ public struct LottieAnimation: SceneSource {
                     color: c, width: width, lineCap: stroke.cap, lineJoin: stroke.join,
                     miterLimit: max(1, stroke.miterLimit), dashes: dashes,
                     dashPhase: stroke.dashOffset?.value(at: f).first ?? 0)
-                topFirst.append(
-                    SceneNode(
-                        transform: .identity, opacity: 1,
-                        content: .shape(
-                            ShapeDrawing(
-                                fillPath: nil, fillColor: .clear, fillRule: .nonZero, strokePath: paths, stroke: drawing
-                            ))
-                    ))
+                // Nodes top first: the pieces' strokes in reverse so the first path ends on top.
+                for (path, ranges) in Self.strokeRuns(pieces).reversed() {
+                    for (start, end) in ranges where end > start {
+                        var trimmed = drawing
+                        trimmed.start = start
+                        trimmed.end = end
+                        topFirst.append(
+                            SceneNode(
+                                transform: .identity, opacity: 1,
+                                content: .shape(
+                                    ShapeDrawing(
+                                        fillPath: nil, fillColor: .clear, fillRule: .nonZero, strokePath: path,
+                                        stroke: trimmed))))
+                    }
+                }
             }
         }
-        return (topFirst.reversed(), paths)
+        return (topFirst.reversed(), pieces)
+    }
+
+    /// The paths one stroke draws, each with the length fractions that draw: untrimmed pieces
+    /// as one path, a trim with `m` = 2 over its pieces joined (one length), a trim with
+    /// `m` = 1 on each piece alone.
+    static func strokeRuns(_ pieces: [Piece]) -> [(BezierPath, [(Double, Double)])] {
+        var runs: [(BezierPath, [(Double, Double)])] = []
+        var untrimmed = BezierPath()
+        var joined: [(TrimRanges, BezierPath)] = []
+        for piece in pieces {
+            guard let trim = piece.trim else {
+                untrimmed.append(piece.path)
+                continue
+            }
+            if trim.individually {
+                if let k = joined.firstIndex(where: { $0.0 == trim }) {
+                    joined[k].1.append(piece.path)
+                } else {
+                    joined.append((trim, piece.path))
+                }
+            } else {
+                runs.append((piece.path, trim.ranges))
+            }
+        }
+        runs += joined.map { ($0.1, $0.0.ranges) }
+        if !untrimmed.isEmpty { runs.insert((untrimmed, [(0, 1)]), at: 0) }
+        return runs
     }
 
     func fill(_ path: BezierPath, _ color: RGBAColor, _ rule: FillRule) -> ShapeDrawing {

@@ -202,7 +202,7 @@ final class LottieDecoder {
     }
 
     static let shapeNames: [String: String] = [
-        "tm": "trim paths (tm)", "rp": "repeater (rp)", "sr": "polystar (sr)", "gf": "gradient fill (gf)",
+        "rp": "repeater (rp)", "sr": "polystar (sr)", "gf": "gradient fill (gf)",
         "gs": "gradient stroke (gs)", "mm": "merge paths (mm)", "rd": "rounded corners (rd)",
         "pb": "pucker/bloat (pb)", "tw": "twist (tw)", "op": "offset path (op)", "zz": "zig zag (zz)",
         "no": "no style (no)",
@@ -273,6 +273,14 @@ final class LottieDecoder {
                         rule: object["r"]?.numberValue == 2 ? .evenOdd : .nonZero))
             case "st":
                 out.append(.stroke(stroke(object, p)))
+            case "tm":
+                if items.contains(where: { $0.objectValue?["ty"]?.stringValue == "fl" }) {
+                    unsupported(p, item, "trim paths (tm) on a filled shape (the fill is drawn untrimmed)")
+                }
+                out.append(
+                    .trim(
+                        start: property(object, "s", p, default: [0]), end: property(object, "e", p, default: [100]),
+                        offset: property(object, "o", p, default: [0]), individually: object["m"]?.numberValue == 2))
             default:
                 unsupported(p, item, Self.shapeNames[ty] ?? "shape type \"\(ty)\"")
             }

@@ -263,6 +263,56 @@ indirect enum LottieShape: Sendable, Equatable {
     case fill(color: LottieProperty<[Double]>, opacity: LottieProperty<[Double]>, rule: FillRule)
     /// `st`.
     case stroke(LottieStroke)
+    /// `tm`: start `s` and end `e` in percent of the length, `o` offset in degrees (360 = once
+    /// round); `individually` (`m` = 2) trims the paths before it as one path, one after
+    /// another, otherwise (`m` = 1, simultaneously) each path on its own.
+    case trim(
+        start: LottieProperty<[Double]>, end: LottieProperty<[Double]>, offset: LottieProperty<[Double]>,
+        individually: Bool)
+}
+
+/// A trim at one instant: which fraction ranges of a path's length draw.
+struct TrimRanges: Equatable {
+    /// Ranges within 0…1, at most two (an offset that wraps past the end).
+    var ranges: [(Double, Double)]
+    /// `m` = 2.
+    var individually: Bool
+    /// Which `tm` item (its index path in the shape tree), for joining the paths it trims.
+    var id: [Int]
+
+    static func == (a: TrimRanges, b: TrimRanges) -> Bool { a.id == b.id }
+
+    /// From `s`, `e` (percent) and `o` (degrees), as lottie-web's TrimModifier: start and end
+    /// ordered, the offset added to both as a fraction of a turn, wrapped into 0…1; a span of
+    /// 100 % or more draws everything, an empty one nothing.
+    init(start s: Double, end e: Double, offset o: Double, individually: Bool, id: [Int]) {
+        self.individually = individually
+        self.id = id
+        var a = min(s, e) / 100
+        var b = max(s, e) / 100
+        guard a.isFinite, b.isFinite, o.isFinite else {
+            ranges = []
+            return
+        }
+        a = min(max(a, 0), 1)
+        b = min(max(b, 0), 1)
+        if b - a >= 1 {
+            ranges = [(0, 1)]
+            return
+        }
+        guard b > a else {
+            ranges = []
+            return
+        }
+        let shift = o / 360 - (o / 360).rounded(.down)
+        a += shift
+        b += shift
+        if a >= 1 {
+            a -= 1
+            b -= 1
+        }
+        ranges = b > 1 ? [(a, 1), (0, b - 1)] : [(a, b)]
+    }
 }
 
 /// `st` (Lottie 1.0 spec, Stroke).

@@ -89,7 +89,7 @@ import Testing
         #expect(strict.status == 65, "\(strict.stdout) \(strict.stderr)")
         #expect(
             (strict.stdout + strict.stderr).contains(
-                "error: $.layers[0].shapes[0].it[2]: trim paths (tm) is not supported"))
+                "error: $.layers[0].shapes[0].it[2]: trim paths (tm) on a filled shape"))
     }
 
     @Test func malformedLottieExits65WithItsPlaceAndWritesNothing() throws {

@@ -198,6 +198,34 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(image, 5, 47)[3] == 0)  // 4 wide: y 48…52
     }
 
+    @Test func trimPathsCutTheStrokeByLengthWithTheOffsetWrapping() throws {
+        // Rectangle (150,50) 60×60 from its top-right corner clockwise, length 240; trim
+        // 10…40 % + 300° = 93.3…123.3 %: the last 16 px of the top edge and the first 56 px of
+        // the right edge.
+        let image = try Fixture.render("trim", frame: 0)
+        #expect(pixel(image, 172, 20)[3] == 255)
+        #expect(pixel(image, 180, 60)[3] == 255)
+        #expect(pixel(image, 140, 20)[3] == 0)
+        #expect(pixel(image, 150, 80)[3] == 0)
+        #expect(pixel(image, 120, 50)[3] == 0)
+        // Ellipse r 35 at (50,50) from the top clockwise: frame 0 draws 0…10 % (36°).
+        func onCircle(_ degrees: Double) -> (Int, Int) {
+            let a = degrees * .pi / 180
+            return (Int((50 + 35 * sin(a)).rounded(.down)), Int((50 - 35 * cos(a)).rounded(.down)))
+        }
+        let (x18, y18) = onCircle(18)
+        #expect(pixel(image, x18, y18)[3] == 255)
+        let (x180, y180) = onCircle(180)
+        #expect(pixel(image, x180, y180 - 1)[3] == 0)
+        // Frame 30: end 75 %, offset 360° (a whole turn, no shift): top → right → bottom → left.
+        let late = try Fixture.render("trim", frame: 30)
+        #expect(pixel(late, x180, y180 - 1)[3] == 255)
+        let (x300, y300) = onCircle(300)
+        #expect(pixel(late, x300, y300)[3] == 0)
+        let (x240, y240) = onCircle(240)
+        #expect(pixel(late, x240, y240)[3] == 255)
+    }
+
     @Test func unsupportedFeaturesAreWarningsAtTheirPaths() throws {
         let loaded = try Fixture.load("unsupported")
         let lines = loaded.warnings.map(\.description)
@@ -205,7 +233,11 @@ func inkCentre(_ image: RGBAImage) -> Point? {
             lines.contains { $0.contains("$.layers[0].shapes[0].it[1]: merge paths (mm) is not supported") }, "\(lines)"
         )
         #expect(
-            lines.contains { $0.contains("$.layers[0].shapes[0].it[2]: trim paths (tm) is not supported") }, "\(lines)")
+            lines.contains {
+                $0.contains(
+                    "$.layers[0].shapes[0].it[2]: trim paths (tm) on a filled shape (the fill is drawn untrimmed) is not supported"
+                )
+            }, "\(lines)")
         #expect(loaded.warnings.allSatisfy { $0.severity == .warning && $0.location != nil })
         // The rest still draws.
         let image = try Fixture.render("unsupported", frame: 0)
