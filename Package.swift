@@ -12,7 +12,8 @@ let package = Package(
     products: [
         .executable(name: "animexport", targets: ["animexport"]),
         .library(
-            name: "AnimexportKit", targets: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export"]),
+            name: "AnimexportKit",
+            targets: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "LottieImport"]),
     ],
     targets: [
         // C libraries.
@@ -59,11 +60,13 @@ let package = Package(
             name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
+        // Lottie (bodymovin) files as a second input: a model that draws FrameScenes itself.
+        .target(name: "LottieImport", dependencies: ["Spec", "Timeline", "Geometry"]),
         .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),
         .target(
             name: "AnimexportCLI",
             dependencies: [
-                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc", "CCrypto",
+                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "LottieImport", "CMalloc", "CCrypto",
             ]),
         .executableTarget(name: "animexport", dependencies: ["AnimexportCLI", "Export"]),
         .executableTarget(
@@ -74,6 +77,9 @@ let package = Package(
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "CCairo"]),
         .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
+        .testTarget(
+            name: "LottieImportTests", dependencies: ["LottieImport", "Timeline", "Render", "Spec", "Geometry"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "CLITests", dependencies: ["AnimexportCLI", "Export", "Encode", "Render", "Spec", "Timeline"],
             resources: [.copy("Fixtures")]),

@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import LottieImport
 import Render
 import Spec
 import Timeline
@@ -191,6 +192,16 @@ enum JobPlanner {
             if error.reason == FilePath.reason(errno: ENOENT) { failure.reason = "no such file" }
             if error.reason == FilePath.reason(errno: EACCES) { failure.reason = "permission denied" }
             throw failure
+        }
+        // A Lottie file (top-level v, fr, ip, op, w, h, layers) goes to its own loader; a file
+        // that is not JSON at all is reported by the preset loader as before. Only a file that
+        // has the text "fr" is parsed for the check, so a preset is parsed once.
+        if Data(bytes).range(of: Data(#""fr""#.utf8)) != nil, let root = try? JSONParser.parse(bytes: bytes),
+            LottieLoader.isLottie(root)
+        {
+            var loaded = try LottieLoader.decode(bytes: bytes, file: path.description, root: root)
+            loaded.directory = (path.description as NSString).deletingLastPathComponent
+            return loaded
         }
         var loaded = try PresetLoader.decode(
             bytes: bytes, file: path.description, overrides: overrides,

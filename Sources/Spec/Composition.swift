@@ -31,14 +31,21 @@ public struct Composition: Equatable, Sendable {
     /// SwiftUI-style state (`state` and `events`) that layers' `bind` expressions read; nil
     /// when the preset declares none.
     public var state: StateMachine?
+    /// A model decoded from another format that evaluates to `FrameScene`s itself (a Lottie
+    /// file, `LottieImport`), or nil for a preset. When set, `layers` is empty and `Timeline`'s
+    /// `SceneEvaluator` hands every instant to it; `canvas`, `fps` and `duration` still describe
+    /// the loop, so planning, budgets and every output format work unchanged.
+    public var foreign: ForeignModel?
 
     /// Builds a composition; the decoder is the usual source of one.
     public init(
         name: String, description: String = "", canvas: Canvas, fps: Double = 30,
         duration: Double? = nil, parameters: [Parameter] = [], layers: [Layer], allowedLints: [String] = [],
-        sourceLocations: [String: SourceLocation] = [:], state: StateMachine? = nil
+        sourceLocations: [String: SourceLocation] = [:], state: StateMachine? = nil,
+        foreign: ForeignModel? = nil
     ) {
         self.state = state
+        self.foreign = foreign
         self.name = name
         self.description = description
         self.canvas = canvas
@@ -48,6 +55,27 @@ public struct Composition: Equatable, Sendable {
         self.layers = layers
         self.allowedLints = allowedLints
         self.sourceLocations = sourceLocations
+    }
+}
+
+/// What another format's model must give `Spec`: a stable identity, since `Composition` is
+/// compared by value and the model itself may not be `Equatable`. `Timeline` refines it into
+/// `SceneSource`, the protocol that actually draws.
+public protocol ForeignScenes: Sendable {
+    /// Equal for two models that draw the same frames (for example the format's name and the
+    /// digest of the decoded file).
+    var identity: String { get }
+}
+
+/// A `ForeignScenes` model held by a `Composition`, compared by `identity`.
+public struct ForeignModel: Equatable, Sendable {
+    /// The model.
+    public var model: any ForeignScenes
+    /// Wraps `model`.
+    public init(_ model: any ForeignScenes) { self.model = model }
+    /// Equal when the models' identities are.
+    public static func == (lhs: ForeignModel, rhs: ForeignModel) -> Bool {
+        lhs.model.identity == rhs.model.identity
     }
 }
 

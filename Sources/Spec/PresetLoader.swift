@@ -10,6 +10,14 @@ public struct LoadedPreset: Equatable, Sendable {
     public var warnings: [Diagnostic]
     /// Directory the preset was read from (for files it refers to), or `nil` for in-memory text.
     public var directory: String?
+
+    /// A loaded preset; see the properties (another format's loader, `LottieLoader`, makes
+    /// one too).
+    public init(composition: Composition, warnings: [Diagnostic], directory: String?) {
+        self.composition = composition
+        self.warnings = warnings
+        self.directory = directory
+    }
 }
 
 /// A `--set NAME=VALUE` that cannot be applied: unknown parameter or a value of the wrong type.

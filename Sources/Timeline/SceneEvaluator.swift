@@ -15,7 +15,12 @@ public enum SceneEvaluator {
     /// The scene at instant `t`, exact where `t` is (frame times from
     /// `LoopPlan.sampleTime(ofFrame:)`).
     public static func scene(of composition: Composition, at t: SampleTime) -> FrameScene {
-        FrameScene(
+        if let source = composition.foreign?.model as? any SceneSource {
+            var scene = source.scene(at: t)
+            scene.background = composition.canvas.background
+            return scene
+        }
+        return FrameScene(
             width: composition.canvas.width, height: composition.canvas.height,
             background: composition.canvas.background,
             nodes: composition.layers.compactMap { node(for: $0, at: t, state: composition.state, instance: 0) })

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Geometry
+import Spec
+
+/// Reads a parsed Lottie document into the model, collecting diagnostics at JSON paths:
+/// errors for what cannot be drawn at all (a missing `fr`, a keyframe without `t`), warnings
+/// for features outside the supported subset (`docs/lottie.md`), which are then left out.
+final class LottieDecoder {
+    let file: String
+    private(set) var diagnostics: [Diagnostic] = []
+    private var assetIDs: [String: Int] = [:]
+    private var warned = Set<String>()
+
+    init(file: String) { self.file = file }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    func error(_ path: String, _ value: JSONValue?, _ message: String) {
+        diagnostics.append(Diagnostic(.error, file: file, path: path, location: value?.location, message: message))
+    }
+
+    /// An unsupported feature: a warning on export, an error under `validate --strict`.
+    func unsupported(_ path: String, _ value: JSONValue?, _ what: String) {
+        diagnostics.append(
+            Diagnostic(
+                .warning, file: file, path: path, location: value?.location, message: "\(what) is not supported",
+                lint: "lottie-unsupported"))
+    }
+
+    // MARK: values
+
+    /// `object[key]` as a number; `fallback` when absent, or an error at `owner` (the object's
+    /// own value, for its line:column) when there is no fallback.
+    func number(
+        _ object: JSONObject, _ key: String, _ path: String, default fallback: Double? = nil, owner: JSONValue? = nil
+    ) -> Double? {
+        guard let value = object[key] else {
+            if fallback == nil { error(path, owner, "missing \"\(key)\" (a number)") }
+            return fallback
+        }
+        guard let n = value.numberValue else {
+            error("\(path).\(key)", value, "expected a number, found \(value.typeName)")
+            return fallback
+        }
+        return n
+    }
+
+    func numbers(_ value: JSONValue, _ path: String) -> [Double]? {
+        if let n = value.numberValue { return [n] }
+        if let items = value.arrayValue {
+            var out: [Double] = []
+            for (i, item) in items.enumerated() {
+                guard let n = item.numberValue else {
+                    error("\(path)[\(i)]", item, "expected a number, found \(item.typeName)")
+                    return nil
+                }
+                out.append(n)
+            }
+            return out
+        }
+        error(path, value, "expected a number or an array of numbers, found \(value.typeName)")
+        return nil
+    }
+
+    /// An animated property (`{"a": 0|1, "k": …}`) of numbers; `fallback` when absent.
+    func property(_ parent: JSONObject, _ key: String, _ path: String, default fallback: [Double]) -> LottieProperty<
+        [Double]
+    > {
+        guard let value = parent[key] else { return .fixed(fallback) }
+        return property(value, "\(path).\(key)", default: fallback) { v, p in self.numbers(v, p) }
+    }
+
+    func property<V: LottieBlendable>(
+        _ value: JSONValue, _ path: String, default fallback: V, read: (JSONValue, String) -> V?
+    ) -> LottieProperty<V> {
+        guard let object = value.objectValue else {
+            error(path, value, "expected an animated property object {\"a\", \"k\"}, found \(value.typeName)")
+            return .fixed(fallback)
+        }
+        if let x = object["x"], x.stringValue != nil {
+            let text = x.stringValue ?? ""
+            if !text.contains("loopOut") { unsupported("\(path).x", x, "expressions (x)") }
+        }
+        guard let k = object["k"] else {
+            error(path, value, "missing \"k\" (the value or its keyframes)")
+            return .fixed(fallback)
+        }
+        let keyframed: Bool
+        if let a = object["a"]?.numberValue {
+            keyframed = a == 1
+        } else if let items = k.arrayValue, let first = items.first, first.objectValue?["t"] != nil {
+            keyframed = true
+        } else {
+            keyframed = false
+        }
+        if !keyframed { return .fixed(read(k, "\(path).k") ?? fallback) }
+        guard let items = k.arrayValue, !items.isEmpty else {
+            error("\(path).k", k, "expected a non-empty array of keyframes")
+            return .fixed(fallback)
+        }
+        var frames: [LottieKeyframe<V>] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path).k[\(i)]"
+            guard let kf = item.objectValue else {
+                error(p, item, "expected a keyframe object, found \(item.typeName)")
+                return .fixed(fallback)
+            }
+            guard let t = number(kf, "t", p, owner: item) else { return .fixed(fallback) }
+            if let last = frames.last, t < last.time {
+                error(
+                    "\(p).t", kf["t"],
+                    "keyframe times must not decrease (\(formatNumber(t)) after \(formatNumber(last.time)))")
+                return .fixed(fallback)
+            }
+            var start: V?
+            if let s = kf["s"] { start = read(unwrapLegacy(s), "\(p).s") }
+            let end = kf["e"].flatMap { read(unwrapLegacy($0), "\(p).e") }
+            if start == nil {
+                // bodymovin before 5.x ends with a keyframe holding only `t`: the previous end.
+                guard let previous = frames.last, let e = previous.end ?? Optional(previous.start) else {
+                    error(p, item, "missing \"s\" (the keyframe's value)")
+                    return .fixed(fallback)
+                }
+                start = e
+            }
+            guard let start else { return .fixed(fallback) }
+            func ease(_ key: String, _ axis: String) -> [Double] {
+                guard let o = kf[key]?.objectValue, let v = o[axis] else { return [] }
+                return numbers(v, "\(p).\(key).\(axis)") ?? []
+            }
+            let to = kf["to"].flatMap { numbers($0, "\(p).to") }
+            let ti = kf["ti"].flatMap { numbers($0, "\(p).ti") }
+            frames.append(
+                LottieKeyframe(
+                    time: t, start: start, end: end, hold: (kf["h"]?.numberValue ?? 0) == 1,
+                    outX: ease("o", "x"), outY: ease("o", "y"), inX: ease("i", "x"), inY: ease("i", "y"),
+                    spatialOut: to, spatialIn: ti))
+        }
+        return .keyed(frames)
+    }
+
+    /// Legacy shape keyframes wrap the shape in a one-element array.
+    private func unwrapLegacy(_ value: JSONValue) -> JSONValue {
+        if let items = value.arrayValue, items.count == 1, items[0].objectValue != nil { return items[0] }
+        return value
+    }
+
+    func bezier(_ value: JSONValue, _ path: String) -> LottiePath? {
+        guard let object = value.objectValue else {
+            error(path, value, "expected a Bezier shape {\"v\", \"i\", \"o\", \"c\"}, found \(value.typeName)")
+            return nil
+        }
+        func points(_ key: String) -> [Point]? {
+            guard let list = object[key]?.arrayValue else {
+                error(path, object[key] ?? value, "missing or bad \"\(key)\" (an array of [x, y] points)")
+                return nil
+            }
+            var out: [Point] = []
+            for (i, item) in list.enumerated() {
+                guard let xy = numbers(item, "\(path).\(key)[\(i)]"), xy.count >= 2 else {
+                    error("\(path).\(key)[\(i)]", item, "expected an [x, y] point")
+                    return nil
+                }
+                out.append(Point(x: xy[0], y: xy[1]))
+            }
+            return out
+        }
+        guard let v = points("v"), let ins = points("i"), let outs = points("o") else { return nil }
+        guard ins.count == v.count, outs.count == v.count else {
+            error(
+                path, value,
+                "\"i\", \"o\" and \"v\" must have the same length (\(ins.count), \(outs.count), \(v.count))")
+            return nil
+        }
+        return LottiePath(vertices: v, inTangents: ins, outTangents: outs, closed: object["c"]?.boolValue ?? false)
+    }
+
+    // MARK: structure
+
+    func transform(_ object: JSONObject?, _ path: String) -> LottieTransform {
+        var t = LottieTransform()
+        guard let object else { return t }
+        t.anchor = property(object, "a", path, default: [0, 0])
+        if let p = object["p"], let po = p.objectValue, po["s"]?.boolValue == true {
+            t.position = nil
+            t.positionX = property(po, "x", "\(path).p", default: [0])
+            t.positionY = property(po, "y", "\(path).p", default: [0])
+        } else {
+            t.position = property(object, "p", path, default: [0, 0])
+        }
+        t.scale = property(object, "s", path, default: [100, 100])
+        t.rotation = property(object, object["r"] == nil && object["rz"] != nil ? "rz" : "r", path, default: [0])
+        t.opacity = property(object, "o", path, default: [100])
+        t.skew = property(object, "sk", path, default: [0])
+        t.skewAxis = property(object, "sa", path, default: [0])
+        for key in ["rx", "ry", "or"] where object[key] != nil {
+            unsupported("\(path).\(key)", object[key], "3D rotation (\(key))")
+        }
+        return t
+    }
+
+    static let shapeNames: [String: String] = [
+        "rp": "repeater (rp)", "sr": "polystar (sr)", "gf": "gradient fill (gf)",
+        "gs": "gradient stroke (gs)", "mm": "merge paths (mm)", "rd": "rounded corners (rd)",
+        "pb": "pucker/bloat (pb)", "tw": "twist (tw)", "op": "offset path (op)", "zz": "zig zag (zz)",
+        "no": "no style (no)",
+    ]
+
+    func shapes(_ value: JSONValue?, _ path: String) -> [LottieShape] {
+        guard let value else { return [] }
+        guard let items = value.arrayValue else {
+            error(path, value, "expected an array of shapes, found \(value.typeName)")
+            return []
+        }
+        var out: [LottieShape] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let object = item.objectValue else {
+                error(p, item, "expected a shape object, found \(item.typeName)")
+                continue
+            }
+            if object["hd"]?.boolValue == true { continue }
+            guard let ty = object["ty"]?.stringValue else {
+                error(p, item, "missing \"ty\" (the shape type)")
+                continue
+            }
+            let reversed = object["d"]?.numberValue == 3
+            switch ty {
+            case "gr":
+                let children = object["it"]?.arrayValue ?? []
+                let tr = children.last { $0.objectValue?["ty"]?.stringValue == "tr" }
+                let trIndex = children.lastIndex { $0.objectValue?["ty"]?.stringValue == "tr" }
+                out.append(
+                    .group(
+                        shapes(object["it"], "\(p).it"),
+                        transform(tr?.objectValue, "\(p).it[\(trIndex.map(String.init) ?? "?")]")))
+            case "tr": continue
+            case "sh":
+                let ks = object["ks"]
+                guard let ks else {
+                    error(p, item, "missing \"ks\" (the path)")
+                    continue
+                }
+                let empty = LottiePath(vertices: [], inTangents: [], outTangents: [], closed: false)
+                let prop = property(ks, "\(p).ks", default: empty) { v, q in self.bezier(v, q) }
+                if case .keyed(let frames) = prop, let n = frames.first?.start.vertices.count,
+                    frames.contains(where: {
+                        $0.start.vertices.count != n || ($0.end.map { $0.vertices.count != n } ?? false)
+                    })
+                {
+                    unsupported("\(p).ks", ks, "a path morph between different vertex counts")
+                }
+                out.append(.path(prop, reversed: reversed))
+            case "el":
+                out.append(
+                    .ellipse(
+                        position: property(object, "p", p, default: [0, 0]),
+                        size: property(object, "s", p, default: [0, 0]),
+                        reversed: reversed))
+            case "rc":
+                out.append(
+                    .rect(
+                        position: property(object, "p", p, default: [0, 0]),
+                        size: property(object, "s", p, default: [0, 0]),
+                        radius: property(object, "r", p, default: [0]), reversed: reversed))
+            case "fl":
+                out.append(
+                    .fill(
+                        color: property(object, "c", p, default: [0, 0, 0]),
+                        opacity: property(object, "o", p, default: [100]),
+                        rule: object["r"]?.numberValue == 2 ? .evenOdd : .nonZero))
+            case "st":
+                out.append(.stroke(stroke(object, p)))
+            case "tm":
+                if items.contains(where: { $0.objectValue?["ty"]?.stringValue == "fl" }) {
+                    unsupported(p, item, "trim paths (tm) on a filled shape (the fill is drawn untrimmed)")
+                }
+                out.append(
+                    .trim(
+                        start: property(object, "s", p, default: [0]), end: property(object, "e", p, default: [100]),
+                        offset: property(object, "o", p, default: [0]), individually: object["m"]?.numberValue == 2))
+            default:
+                unsupported(p, item, Self.shapeNames[ty] ?? "shape type \"\(ty)\"")
+            }
+        }
+        return out
+    }
+
+    func stroke(_ object: JSONObject, _ p: String) -> LottieStroke {
+        var dashes: [LottieProperty<[Double]>] = []
+        var offset: LottieProperty<[Double]>?
+        if let list = object["d"]?.arrayValue {
+            for (j, entry) in list.enumerated() {
+                guard let e = entry.objectValue else { continue }
+                let prop = property(e, "v", "\(p).d[\(j)]", default: [0])
+                if e["n"]?.stringValue == "o" { offset = prop } else { dashes.append(prop) }
+            }
+        }
+        let cap: LineCap =
+            switch object["lc"]?.numberValue {
+            case 1: .butt
+            case 3: .square
+            default: .round
+            }
+        let join: LineJoin =
+            switch object["lj"]?.numberValue {
+            case 1: .miter
+            case 3: .bevel
+            default: .round
+            }
+        return LottieStroke(
+            color: property(object, "c", p, default: [0, 0, 0]), opacity: property(object, "o", p, default: [100]),
+            width: property(object, "w", p, default: [1]), cap: cap, join: join,
+            miterLimit: object["ml"]?.numberValue ?? 4, dashes: dashes, dashOffset: offset)
+    }
+
+    func layers(_ value: JSONValue?, _ path: String) -> [LottieLayer] {
+        guard let value else {
+            error(path, nil, "missing \"layers\"")
+            return []
+        }
+        guard let items = value.arrayValue else {
+            error(path, value, "expected an array of layers, found \(value.typeName)")
+            return []
+        }
+        var out: [LottieLayer] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let object = item.objectValue else {
+                error(p, item, "expected a layer object, found \(item.typeName)")
+                continue
+            }
+            guard let ty = number(object, "ty", p, owner: item) else { continue }
+            guard let ip = number(object, "ip", p, owner: item), let op = number(object, "op", p, owner: item) else {
+                continue
+            }
+            let stretch = number(object, "sr", p, default: 1) ?? 1
+            guard stretch != 0 else {
+                error("\(p).sr", object["sr"], "time stretch must not be 0")
+                continue
+            }
+            var hidden = object["hd"]?.boolValue == true
+            if let masks = object["masksProperties"]?.arrayValue, !masks.isEmpty {
+                unsupported("\(p).masksProperties", object["masksProperties"], "masks (masksProperties)")
+            }
+            if let tt = object["tt"], (tt.numberValue ?? 0) != 0 {
+                unsupported("\(p).tt", tt, "track mattes (tt)")
+            }
+            if let td = object["td"], (td.numberValue ?? 0) != 0 {
+                unsupported("\(p).td", td, "a track matte source (td)")
+                hidden = true
+            }
+            if let ef = object["ef"]?.arrayValue, !ef.isEmpty { unsupported("\(p).ef", object["ef"], "effects (ef)") }
+            if let bm = object["bm"]?.numberValue, bm != 0 { unsupported("\(p).bm", object["bm"], "blend modes (bm)") }
+            if object["tm"] != nil { unsupported("\(p).tm", object["tm"], "time remapping (tm)") }
+            if let ddd = object["ddd"]?.numberValue, ddd != 0 {
+                unsupported("\(p).ddd", object["ddd"], "3D layers (ddd)")
+            }
+            let content: LottieLayerContent
+            switch ty {
+            case 0:
+                guard let ref = object["refId"]?.stringValue else {
+                    error(p, item, "missing \"refId\" (the precomposition's asset id)")
+                    continue
+                }
+                guard let asset = assetIDs[ref] else {
+                    error("\(p).refId", object["refId"], "no precomposition asset with id \"\(ref)\"")
+                    continue
+                }
+                content = .precomp(
+                    assetIndex: asset, width: number(object, "w", p, default: 0) ?? 0,
+                    height: number(object, "h", p, default: 0) ?? 0)
+            case 1:
+                let text = object["sc"]?.stringValue ?? "#000000"
+                guard let color = RGBAColor(parsing: text) else {
+                    error("\(p).sc", object["sc"], "expected a colour #RRGGBB")
+                    continue
+                }
+                content = .solid(
+                    color: color, width: number(object, "sw", p, default: 0) ?? 0,
+                    height: number(object, "sh", p, default: 0) ?? 0)
+            case 3: content = .null
+            case 4: content = .shapes(shapes(object["shapes"], "\(p).shapes"))
+            default:
+                let names: [Double: String] = [
+                    2: "image layers (ty 2)", 5: "text layers (ty 5)", 6: "audio layers (ty 6)",
+                ]
+                unsupported("\(p).ty", object["ty"], names[ty] ?? "layer type \(formatNumber(ty))")
+                continue
+            }
+            out.append(
+                LottieLayer(
+                    index: object["ind"]?.numberValue.flatMap { Int(exactly: $0) },
+                    parent: object["parent"]?.numberValue.flatMap { Int(exactly: $0) }, inPoint: ip, outPoint: op,
+                    startTime: number(object, "st", p, default: 0) ?? 0, stretch: stretch,
+                    transform: transform(object["ks"]?.objectValue, "\(p).ks"), content: content, hidden: hidden))
+        }
+        return out
+    }
+
+    /// The precompositions of `assets`: ids are registered first, so assets may use each
+    /// other in any order; a cycle of precomps is an error.
+    func assets(_ value: JSONValue?) -> [[LottieLayer]] {
+        guard let items = value?.arrayValue else { return [] }
+        var comps: [(Int, JSONValue?)] = []
+        for (i, item) in items.enumerated() {
+            guard let object = item.objectValue, let id = object["id"]?.stringValue, object["layers"] != nil else {
+                continue
+            }
+            assetIDs[id] = comps.count
+            comps.append((i, object["layers"]))
+        }
+        var decoded: [[LottieLayer]] = []
+        for (i, layers) in comps { decoded.append(self.layers(layers, "$.assets[\(i)].layers")) }
+        // A cycle would recurse forever: refuse it at the first asset found in one.
+        for start in decoded.indices {
+            var stack = [start]
+            var seen = Set<Int>()
+            while let a = stack.popLast() {
+                for layer in decoded[a] {
+                    guard case .precomp(let next, _, _) = layer.content else { continue }
+                    if next == start {
+                        error("$.assets[\(comps[start].0)]", nil, "precompositions refer to each other in a cycle")
+                        return []
+                    }
+                    if seen.insert(next).inserted { stack.append(next) }
+                }
+            }
+        }
+        return decoded
+    }
+}

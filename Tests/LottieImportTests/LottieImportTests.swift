@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Geometry
+import Render
+import Spec
+import Testing
+import Timeline
+
+@testable import LottieImport
+
+/// The project's own small Lottie files (Fixtures/lottie/), one feature each, decoded and drawn
+/// through SceneEvaluator and SceneRenderer like the CLI does.
+enum Fixture {
+    static let folder: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        url.deleteLastPathComponent()
+        return url.appendingPathComponent("Fixtures/lottie").path
+    }()
+
+    static func load(_ name: String) throws -> LoadedPreset {
+        let path = "\(folder)/\(name).json"
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try LottieLoader.decode(bytes: bytes, file: "\(name).json")
+    }
+
+    /// Frame `frame` of the fixture (Lottie frames; fr is 30 in every fixture).
+    static func render(_ name: String, frame: Double) throws -> RGBAImage {
+        let loaded = try load(name)
+        let scene = SceneEvaluator.scene(of: loaded.composition, at: frame / loaded.composition.fps)
+        return try SceneRenderer.render(scene)
+    }
+}
+
+func pixel(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] {
+    let o = image.offset(x: x, y: y)
+    return Array(image.pixels[o..<o + 4])
+}
+
+/// y(s) where x(s) = u on the CSS cubic (0,0) (x1,y1) (x2,y2) (1,1), by bisection: the test's
+/// own solver, independent of LottieImport's and Timeline's.
+func cubicEase(_ u: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+    func b(_ s: Double, _ c1: Double, _ c2: Double) -> Double {
+        3 * (1 - s) * (1 - s) * s * c1 + 3 * (1 - s) * s * s * c2 + s * s * s
+    }
+    var lo = 0.0
+    var hi = 1.0
+    for _ in 0..<200 {
+        let mid = (lo + hi) / 2
+        if b(mid, x1, x2) < u { lo = mid } else { hi = mid }
+    }
+    return b((lo + hi) / 2, y1, y2)
+}
+
+/// Alpha-weighted centre of the ink (the marker square's position, to a fraction of a pixel).
+func inkCentre(_ image: RGBAImage) -> Point? {
+    var sx = 0.0
+    var sy = 0.0
+    var n = 0.0
+    for y in 0..<image.height {
+        for x in 0..<image.width {
+            let a = Double(image.pixels[image.offset(x: x, y: y) + 3])
+            sx += (Double(x) + 0.5) * a
+            sy += (Double(y) + 0.5) * a
+            n += a
+        }
+    }
+    return n > 0 ? Point(x: sx / n, y: sy / n) : nil
+}
+
+@Suite struct LottieImportTests {
+    @Test func detectsLottieByItsRequiredMembers() throws {
+        let lottie = try JSONParser.parse(#"{"v":"5.7","fr":30,"ip":0,"op":10,"w":10,"h":10,"layers":[]}"#)
+        let preset = try JSONParser.parse(#"{"version":1,"name":"x","layers":[]}"#)
+        let partial = try JSONParser.parse(#"{"fr":30,"ip":0,"op":10,"w":10,"h":10,"layers":[]}"#)
+        #expect(LottieLoader.isLottie(lottie))
+        #expect(!LottieLoader.isLottie(preset))
+        #expect(!LottieLoader.isLottie(partial))
+    }
+
+    @Test func loopIsOutMinusInFramesAtTheFrameRate() throws {
+        let c = try Fixture.load("rect-fill").composition
+        #expect(c.fps == 30)
+        #expect(c.duration == 1)  // op 30 − ip 0 at 30 fps
+        #expect(c.canvas.width == 100 && c.canvas.height == 80)
+        #expect(c.name == "rect-fill")
+        let plan = try LoopPlan.make(for: c, fps: c.fps)
+        #expect(plan.frameCount == 30)  // frames 0…29: op itself (the seam) is not drawn
+    }
+
+    @Test func rectangleLandsWhereItsCentreAndSizeSay() throws {
+        // rc p (30,40) s (20,40): x 20…40, y 20…60, fill #FF0000.
+        let image = try Fixture.render("rect-fill", frame: 0)
+        #expect(pixel(image, 30, 40) == [255, 0, 0, 255])
+        #expect(pixel(image, 20, 20) == [255, 0, 0, 255])
+        #expect(pixel(image, 39, 59) == [255, 0, 0, 255])
+        #expect(pixel(image, 19, 40)[3] == 0)
+        #expect(pixel(image, 40, 40)[3] == 0)
+        #expect(pixel(image, 30, 60)[3] == 0)
+    }
+
+    @Test func earlierItemsDrawOnTopAndStylesPaintThePathsBeforeThem() throws {
+        let image = try Fixture.render("order-and-styles", frame: 0)
+        // Blue group (first) over red group (second) where they overlap (40…50).
+        #expect(pixel(image, 45, 45) == [0, 0, 255, 255])
+        #expect(pixel(image, 65, 65) == [255, 0, 0, 255])
+        // [rc1, fl red, rc2, fl green]: rc1 gets red on top of green, rc2 only green.
+        #expect(pixel(image, 20, 85) == [255, 0, 0, 255])
+        #expect(pixel(image, 60, 85) == [0, 255, 0, 255])
+    }
+
+    @Test func groupOpacityIsAtomic() throws {
+        let image = try Fixture.render("group-opacity", frame: 0)
+        // Two opaque rects in one fill at 50 % group opacity: the overlap is 50 %, not 75 %.
+        let overlap = pixel(image, 50, 50)
+        let single = pixel(image, 25, 50)
+        #expect(overlap == single)
+        #expect(abs(Int(overlap[3]) - 128) <= 1)
+    }
+
+    @Test func ellipseUsesLottiesCircleConstant() throws {
+        let path = LottieAnimation.ellipse([50, 50], [80, 40], reversed: false)
+        // From the top (50,30) clockwise; first control point 0.5519 · rx to the right.
+        guard case .move(let start)? = path.elements.first,
+            case .cubic(let end, let c1, let c2)? = path.elements.dropFirst().first
+        else {
+            Issue.record("expected move then cubic, got \(path.elements.prefix(2))")
+            return
+        }
+        #expect(start == Point(x: 50, y: 30))
+        #expect(end == Point(x: 90, y: 50))
+        #expect(abs(c1.x - (50 + 0.5519 * 40)) < 1e-12 && c1.y == 30)
+        #expect(c2.x == 90 && abs(c2.y - (50 - 0.5519 * 20)) < 1e-12)
+        // Drawn: the curve's midpoint B(½) = (P0 + 3P1 + 3P2 + P3) / 8 is inked, a pixel
+        // just outside it is not.
+        let image = try Fixture.render("ellipse", frame: 0)
+        let mx = (50 + 3 * c1.x + 3 * c2.x + 90) / 8
+        let my = (30 + 3 * c1.y + 3 * c2.y + 50) / 8
+        #expect(pixel(image, Int(mx) - 1, Int(my) + 1)[3] == 255)
+        #expect(pixel(image, Int(mx) + 2, Int(my) - 2)[3] == 0)
+        #expect(pixel(image, 89, 50)[3] > 200 && pixel(image, 50, 31)[3] > 200)
+    }
+
+    @Test func positionEasesPerDimension() throws {
+        for frame in [2.5, 5.0, 7.5] {
+            let u = frame / 10
+            let x = 100 * cubicEase(u, 0.42, 0, 0.58, 1)
+            let y = 100 * cubicEase(u, 0.42, 0, 1, 1)
+            let image = try Fixture.render("easing", frame: frame)
+            // The 4×4 marker is centred on the layer's position.
+            let centre = try #require(inkCentre(image))
+            #expect(abs(centre.x - x) < 0.05, "frame \(frame): x \(centre.x), expected \(x)")
+            #expect(abs(centre.y - y) < 0.05, "frame \(frame): y \(centre.y), expected \(y)")
+        }
+        // At u = ½ ease-in-out is exactly ½; ease-in is not.
+        #expect(abs(cubicEase(0.5, 0.42, 0, 0.58, 1) - 0.5) < 1e-12)
+    }
+
+    @Test func holdKeyframesKeepTheirValueUntilTheNext() throws {
+        let loaded = try Fixture.load("easing")
+        let animation = try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        let rotation = animation.layers[0].transform.rotation
+        #expect(rotation.value(at: 0) == [0])
+        #expect(rotation.value(at: 19.9) == [0])
+        #expect(rotation.value(at: 20) == [90])
+    }
+
+    @Test func spatialKeyframesFollowTheirCurveByArcLength() throws {
+        // Symmetric curve (0,100) → (200,100) with both tangents (0,−100): half the arc
+        // length is the curve's midpoint B(½) = (100, 100 − 75).
+        let image = try Fixture.render("spatial", frame: 5)
+        let centre = try #require(inkCentre(image))
+        #expect(abs(centre.x - 100) < 0.1 && abs(centre.y - 25) < 0.1, "\(centre)")
+        // A quarter of the arc length lies left of and above the straight chord's quarter.
+        let quarter = try #require(inkCentre(try Fixture.render("spatial", frame: 2.5)))
+        #expect(quarter.x < 50 && quarter.y < 75, "\(quarter)")
+    }
+
+    @Test func parentsMoveChildrenAndPrecompsRunOnTheirOwnClock() throws {
+        // The red square (10,10) under a null at (50,0): at (60,10).
+        let image = try Fixture.render("parent-precomp", frame: 15)
+        #expect(pixel(image, 60, 10) == [255, 0, 0, 255])
+        #expect(pixel(image, 10, 10)[3] == 0)
+        // Precomp at (0,50), st 10: at frame 15 its layer is at local frame 5, x = 20.
+        // Its green square spans x 20…30 + offset, y 50…60.
+        #expect(pixel(image, 25, 55) == [0, 255, 0, 255])
+        #expect(pixel(image, 18, 55)[3] == 0)
+        // Before st the precomp's clock is negative, before its layer's ip 0: nothing drawn.
+        let early = try Fixture.render("parent-precomp", frame: 5)
+        #expect(pixel(early, 5, 55)[3] == 0 && pixel(early, 25, 55)[3] == 0)
+        #expect(pixel(early, 60, 10) == [255, 0, 0, 255])
+    }
+
+    @Test func strokeDashesAlternateAtTheirLengths() throws {
+        let image = try Fixture.render("dashes", frame: 0)
+        for x in [2, 8, 22, 28, 45] { #expect(pixel(image, x, 50) == [0, 0, 255, 255], "x \(x)") }
+        for x in [12, 18, 32, 38] { #expect(pixel(image, x, 50)[3] == 0, "x \(x)") }
+        #expect(pixel(image, 5, 47)[3] == 0)  // 4 wide: y 48…52
+    }
+
+    @Test func trimPathsCutTheStrokeByLengthWithTheOffsetWrapping() throws {
+        // Rectangle (150,50) 60×60 from its top-right corner clockwise, length 240; trim
+        // 10…40 % + 300° = 93.3…123.3 %: the last 16 px of the top edge and the first 56 px of
+        // the right edge.
+        let image = try Fixture.render("trim", frame: 0)
+        #expect(pixel(image, 172, 20)[3] == 255)
+        #expect(pixel(image, 180, 60)[3] == 255)
+        #expect(pixel(image, 140, 20)[3] == 0)
+        #expect(pixel(image, 150, 80)[3] == 0)
+        #expect(pixel(image, 120, 50)[3] == 0)
+        // Ellipse r 35 at (50,50) from the top clockwise: frame 0 draws 0…10 % (36°).
+        func onCircle(_ degrees: Double) -> (Int, Int) {
+            let a = degrees * .pi / 180
+            return (Int((50 + 35 * sin(a)).rounded(.down)), Int((50 - 35 * cos(a)).rounded(.down)))
+        }
+        let (x18, y18) = onCircle(18)
+        #expect(pixel(image, x18, y18)[3] == 255)
+        let (x180, y180) = onCircle(180)
+        #expect(pixel(image, x180, y180 - 1)[3] == 0)
+        // Frame 30: end 75 %, offset 360° (a whole turn, no shift): top → right → bottom → left.
+        let late = try Fixture.render("trim", frame: 30)
+        #expect(pixel(late, x180, y180 - 1)[3] == 255)
+        let (x300, y300) = onCircle(300)
+        #expect(pixel(late, x300, y300)[3] == 0)
+        let (x240, y240) = onCircle(240)
+        #expect(pixel(late, x240, y240)[3] == 255)
+    }
+
+    @Test func unsupportedFeaturesAreWarningsAtTheirPaths() throws {
+        let loaded = try Fixture.load("unsupported")
+        let lines = loaded.warnings.map(\.description)
+        #expect(
+            lines.contains { $0.contains("$.layers[0].shapes[0].it[1]: merge paths (mm) is not supported") }, "\(lines)"
+        )
+        #expect(
+            lines.contains {
+                $0.contains(
+                    "$.layers[0].shapes[0].it[2]: trim paths (tm) on a filled shape (the fill is drawn untrimmed) is not supported"
+                )
+            }, "\(lines)")
+        #expect(loaded.warnings.allSatisfy { $0.severity == .warning && $0.location != nil })
+        // The rest still draws.
+        let image = try Fixture.render("unsupported", frame: 0)
+        #expect(pixel(image, 50, 50) == [255, 0, 0, 255])
+    }
+
+    @Test func malformedLottieIsAnErrorWithItsLocationAndPath() throws {
+        let missing = Array(#"{"v":"5","ip":0,"op":10,"w":10,"h":10,"layers":[]}"#.utf8)
+        #expect {
+            try LottieLoader.decode(bytes: missing, file: "a.json")
+        } throws: { error in
+            (error as? PresetError)?.description.contains("a.json:1:1: error: $: missing \"fr\"") == true
+        }
+        let badKeyframe = Array(
+            #"""
+            {"v":"5","fr":30,"ip":0,"op":10,"w":10,"h":10,"layers":[{"ty":4,"ip":0,"op":10,
+            "ks":{"o":{"a":1,"k":[{"s":[0]}]}},"shapes":[]}]}
+            """#.utf8)
+        #expect {
+            try LottieLoader.decode(bytes: badKeyframe, file: "b.json")
+        } throws: { error in
+            (error as? PresetError)?.description.contains("b.json:2:23: error: $.layers[0].ks.o.k[0]: missing \"t\"")
+                == true
+        }
+        let syntax = Array(#"{"v":"5","fr":30,"#.utf8)
+        #expect {
+            try LottieLoader.decode(bytes: syntax, file: "c.json")
+        } throws: { error in
+            (error as? PresetError)?.description.hasPrefix("c.json:1:") == true
+        }
+    }
+
+    @Test func precompCyclesAreRefused() throws {
+        let cycle = Array(
+            #"""
+            {"v":"5","fr":30,"ip":0,"op":10,"w":10,"h":10,
+             "assets":[{"id":"a","layers":[{"ty":0,"refId":"b","ip":0,"op":10}]},
+                       {"id":"b","layers":[{"ty":0,"refId":"a","ip":0,"op":10}]}],
+             "layers":[{"ty":0,"refId":"a","ip":0,"op":10}]}
+            """#.utf8)
+        #expect {
+            try LottieLoader.decode(bytes: cycle, file: "d.json")
+        } throws: { error in
+            (error as? PresetError)?.description.contains("cycle") == true
+        }
+    }
+}
