@@ -222,7 +222,7 @@ enum JobPlanner {
         for path in presets {
             var printed = Set<String>()
             var gifWarned = false
-            for variant in variants {
+            for (row, variant) in variants.enumerated() {
                 let loaded: LoadedPreset
                 do {
                     loaded = try load(path, overrides: variant.overrides, console: console, printed: &printed)
@@ -230,7 +230,13 @@ enum JobPlanner {
                     worst = worst.combined(with: error.code)
                     continue
                 }
-                for rendition in Rendition.all(options, canvas: loaded.composition.canvas) {
+                var renditions = Rendition.all(options, canvas: loaded.composition.canvas)
+                // Under --zip, --size/--scale is one more column: row i of the --set lists
+                // gets size i (checkVariantCombinations made the lengths equal).
+                if options.variantOptions.zip, variants.count > 1, renditions.count == variants.count {
+                    renditions = [renditions[row]]
+                }
+                for rendition in renditions {
                     do {
                         let job = try makeJob(path, loaded, variant, rendition, options)
                         if let gifPlan = job.framePlan(of: .gif), gifPlan.fps < job.plan.fps, !gifWarned,
@@ -437,7 +443,9 @@ enum JobPlanner {
         if writing {
             // Files the run would replace that it did not write: every one is named, and nothing
             // is written (not even a folder) unless --force.
-            let foreign = options.force ? [] : OwnFiles.foreign(jobs.flatMap(\.paths) + extra)
+            var byManifest = true
+            if case .unusable = ManifestKey.current { byManifest = false }
+            let foreign = options.force ? [] : OwnFiles.foreign(jobs.flatMap(\.paths) + extra, byManifest: byManifest)
             for path in foreign { console.error(OwnFiles.refusal(path)) }
             if !foreign.isEmpty { throw ExitFailure(code: .usage) }
             var create: [FilePath] = []

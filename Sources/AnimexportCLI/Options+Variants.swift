@@ -150,17 +150,22 @@ extension Options {
             )
         }
         if v.zip {
-            let lists = settings.filter { $0.values.count > 1 }
+            // Every fan-out list is a column: the --set lists, --size and --scale.
+            var lists = settings.filter { $0.values.count > 1 }.map { (name: $0.name, count: $0.values.count) }
+            if v.sizes.count > 1 { lists.append((name: "--size", count: v.sizes.count)) }
+            if scales.count > 1 { lists.append((name: "--scale", count: scales.count)) }
             guard !lists.isEmpty else {
                 throw UsageError(
-                    message: "--zip pairs up --set lists row by row; give --set NAME=V1,V2,… at least once")
+                    message:
+                        "--zip pairs up fan-out lists row by row; give --set NAME=V1,V2,… (or --size/--scale with several values) at least once"
+                )
             }
-            let lengths = Set(lists.map(\.values.count))
+            let lengths = Set(lists.map(\.count))
             if lengths.count > 1 {
-                let counts = lists.map { "\($0.name) has \($0.values.count)" }.joined(separator: ", ")
+                let counts = lists.map { "\($0.name) has \($0.count)" }.joined(separator: ", ")
                 throw UsageError(
                     message:
-                        "--zip pairs the --set lists row by row, so they need the same number of values: \(counts)"
+                        "--zip pairs the fan-out lists row by row, so they need the same number of values: \(counts)"
                 )
             }
         } else {

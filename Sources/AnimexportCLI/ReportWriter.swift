@@ -36,6 +36,13 @@ enum ReportWriter {
                 job.composition.parameters.map { JSONText.Member(key: $0.name, value: value($0.value)) }),
             "loop": .object([
                 "period": .number(job.plan.period), "start": .number(job.plan.start), "source": .string(source),
+                // --speed: the preset's clock runs `speed` times as fast; its loop lasts
+                // clockPeriod on that clock and period in the file.
+                "speed": .number(job.plan.speed), "clockPeriod": .number(job.plan.clockPeriod),
+                // --poster: the fraction of the loop that frame 0 shows and the loop frame it is.
+                "poster": .object([
+                    "phase": .number(job.plan.posterPhase), "frame": .integer(job.plan.posterOffset),
+                ]),
             ]),
             "gif": gifTiming(product).map(timing) ?? .null,
             "sheet": sheetTiming(product).map(timing) ?? .null,

@@ -194,6 +194,87 @@ struct FilesAndFoldersTests {
         #expect(again.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 3)
     }
 
+    /// Writes real images of each format with Pillow (another program's files): `x.gif`,
+    /// `x.apng`, `x.webp`, `x.png` in `out` and `square-000.png` in `frames`.
+    static func foreignImages(out: String, frames: String) throws {
+        let script = #"""
+            import sys
+            from PIL import Image
+            out, frames = sys.argv[1], sys.argv[2]
+            a, b = Image.new("RGBA", (20, 20), (255, 0, 0, 255)), Image.new("RGBA", (20, 20), (0, 0, 255, 255))
+            a.save(out + "/square.gif", save_all=True, append_images=[b], duration=100, loop=0)
+            a.save(out + "/square.apng", format="PNG", save_all=True, append_images=[b], duration=100)
+            a.save(out + "/square.webp", save_all=True, append_images=[b], duration=100, lossless=True)
+            a.save(out + "/square.png")
+            a.save(frames + "/square-000.png")
+            """#
+        let run = try runPython(script, arguments: [out, frames])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func foreignImagesOfTheSameFormatAreRefusedOwnOnesReplacedWhateverTheKey() throws {
+        let dir = try Self.workspace()
+        let caches = try temporaryDirectory()
+        let keyA = ["XDG_CACHE_HOME": caches + "/a"]
+        let keyB = ["XDG_CACHE_HOME": caches + "/b"]
+        for sub in ["out", "frames"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
+        }
+        try Self.foreignImages(out: dir + "/out", frames: dir + "/frames")
+        let before = try [sha256Sums(dir + "/out"), sha256Sums(dir + "/frames")]
+        let command = ["p.json", "-o", "out/", "--format", "gif,apng,webp,sheet", "--frames", "frames", "-q"]
+        let refused = try runTool(command, in: dir, environment: keyA)
+        #expect(refused.status == 64)
+        let why = "no animexport manifest beside it lists these bytes"
+        #expect(
+            refused.stderr
+                == ["out/square.gif", "out/square.apng", "out/square.webp", "out/square.png", "frames/square-000.png"]
+                .map {
+                    "error: \($0) exists and was not written by animexport (\(why)); give --force to replace it, or write to another name or folder\n"
+                }.joined())
+        // Nothing replaced, nothing added (no sheet JSON, no manifest, no other frame).
+        #expect(try [sha256Sums(dir + "/out"), sha256Sums(dir + "/frames")] == before)
+        #expect(manifests(in: dir + "/out").isEmpty)
+        #expect(listing(dir + "/frames") == ["square-000.png"])
+
+        // --force replaces them; from then on they are ours, also for another user's key (the
+        // manifests are not trusted for skipping, but they still say whose files these are).
+        let forced = try runTool(command + ["--force"], in: dir, environment: keyA)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try sha256Sums(dir + "/out")["square.gif"] != before[0]["square.gif"])
+        #expect(try sha256Sums(dir + "/frames")["square-000.png"] != before[1]["square-000.png"])
+        let otherKey = try runTool(command, in: dir, environment: keyB)
+        #expect(otherKey.status == 0, "\(otherKey.stderr)")
+        let sameKey = try runTool(command, in: dir, environment: keyA)
+        #expect(sameKey.status == 0, "\(sameKey.stderr)")
+
+        // A checkout elsewhere (CI) with the outputs and their manifests: still ours. With the
+        // outputs alone (manifests gitignored): foreign until --force once.
+        for (name, withManifests) in [("ci", true), ("bare", false)] {
+            let copy = try temporaryDirectory() + "/" + name
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            for item in ["p.json", "out", "frames"] {
+                try FileManager.default.copyItem(atPath: dir + "/" + item, toPath: copy + "/" + item)
+            }
+            if !withManifests {
+                for folder in ["/out", "/frames"] {
+                    for m in manifests(in: copy + folder) {
+                        try FileManager.default.removeItem(atPath: copy + folder + "/" + m)
+                    }
+                }
+            }
+            let copied = try sha256Sums(copy + "/out")
+            let run = try runTool(command, in: copy, environment: keyB)
+            if withManifests {
+                #expect(run.status == 0, "\(run.stderr)")
+            } else {
+                #expect(run.status == 64)
+                #expect(run.stderr.hasPrefix("error: out/square.gif exists and was not written by animexport (\(why))"))
+                #expect(try sha256Sums(copy + "/out") == copied)
+            }
+        }
+    }
+
     // MARK: Watch
 
     @Test func watchedFolderRendersPresetsAddedLaterOneLinePerRender() throws {

@@ -78,10 +78,17 @@ struct VariantOptionsTests {
         (["--poster", "100%"], "error: --poster 100%: expected a percentage of the loop, 0 ≤ P < 100"),
         (["--poster", "-1"], "error: --poster -1: expected seconds into the loop ≥ 0"),
         (["--poster", "1", "--frame", "3"], "error: --poster picks frame 0 of an animation"),
-        (["--zip"], "error: --zip pairs up --set lists row by row; give --set NAME=V1,V2,… at least once"),
+        (
+            ["--zip"],
+            "error: --zip pairs up fan-out lists row by row; give --set NAME=V1,V2,… (or --size/--scale with several values) at least once"
+        ),
         (
             ["--zip", "--set", "size=24,32", "--set", "strokeWidth=2,3,4"],
-            "error: --zip pairs the --set lists row by row, so they need the same number of values: size has 2, strokeWidth has 3"
+            "error: --zip pairs the fan-out lists row by row, so they need the same number of values: size has 2, strokeWidth has 3"
+        ),
+        (
+            ["--zip", "--set", "strokeWidth=2,3", "--size", "24,32,48"],
+            "error: --zip pairs the fan-out lists row by row, so they need the same number of values: strokeWidth has 2, --size has 3"
         ),
         (["--set", "size=24,24"], "error: --set size=24,24: a value is repeated"),
         (["--name", "fixed"], "error: --name fixed: the template has no placeholder"),
@@ -244,6 +251,50 @@ struct VariantOptionsTests {
             [Self.circular, "--zip", "--set", "size=24,24", "--set", "color=red,blue", "-o", "zip/", "-q"], in: dir)
         #expect(repeated.status == 0, "\(repeated.stderr)")
         #expect(listing(dir + "/zip").contains("circular-size-24-color-blue.gif"))
+    }
+
+    @Test func zipPairsSizeListsWithSetListsAndReportsSpeedAndPoster() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/z", withIntermediateDirectories: true)
+        let run = try runTool(
+            [
+                Self.circular, "--zip", "--set", "strokeWidth=2,3", "--size", "24,32", "-o", "z/", "--format", "gif",
+                "--speed", "2", "--poster", "25%", "--report", "r.json", "-q",
+            ], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(listing(dir + "/z") == ["circular-strokeWidth-2-24.gif", "circular-strokeWidth-3-32.gif"])
+        // Each row is the file the pair alone makes.
+        for (width, px) in [(2, 24), (3, 32)] {
+            let alone = try runTool(
+                [
+                    Self.circular, "--set", "strokeWidth=\(width)", "--size", "\(px)", "-o", "a\(px).gif",
+                    "--speed", "2", "--poster", "25%", "-q",
+                ], in: dir)
+            #expect(alone.status == 0, "\(alone.stderr)")
+            #expect(readBytes(dir + "/a\(px).gif") == readBytes(dir + "/z/circular-strokeWidth-\(width)-\(px).gif"))
+        }
+        // The report says the speed and the poster: 4 s loop at speed 2 lasts 2 s, 60 frames at
+        // 30 fps, a quarter in is loop frame 15.
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))
+        let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let animations = root?["animations"] as? [[String: Any]] ?? []
+        #expect(animations.count == 2)
+        for animation in animations {
+            let loop = animation["loop"] as? [String: Any] ?? [:]
+            #expect(loop["period"] as? Double == 2)
+            #expect(loop["speed"] as? Double == 2)
+            #expect(loop["clockPeriod"] as? Double == 4)
+            let poster = loop["poster"] as? [String: Any] ?? [:]
+            #expect(poster["phase"] as? Double == 0.25)
+            #expect(poster["frame"] as? Int == 15)
+        }
+        // Without the options: speed 1, poster 0.
+        #expect(try runTool([Self.circular, "-o", "p.gif", "--report", "p.json", "-q"], in: dir).status == 0)
+        let plain = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/p.json")))
+        let plainLoop = ((plain as? [String: Any])?["animations"] as? [[String: Any]])?.first?["loop"] as? [String: Any]
+        #expect(plainLoop?["speed"] as? Double == 1)
+        #expect(plainLoop?["clockPeriod"] as? Double == 4)
+        #expect((plainLoop?["poster"] as? [String: Any])?["frame"] as? Int == 0)
     }
 
     @Test func nameTemplatesFillPresetParametersScaleAndPixels() throws {
