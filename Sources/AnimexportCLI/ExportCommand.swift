@@ -45,7 +45,16 @@ enum ExportCommand {
         let mode: Mode = options.command == .check ? .check : .write
         do {
             var jobs = try JobPlanner.jobs(for: presets, options: options, console: console)
-            if let shard = options.shard { jobs = shard.select(jobs) }
+            if let shard = options.shard {
+                let all = jobs.count
+                jobs = shard.select(jobs)
+                // Nothing to do is not a failure in a CI matrix, but no folder is made for it.
+                if jobs.isEmpty {
+                    let noun = all == 1 ? "job" : "jobs"
+                    console.note("shard \(shard.index)/\(shard.count) has no jobs (the batch has \(all) \(noun))")
+                    return .success
+                }
+            }
             let extra = [options.reportPath, options.previewPath].compactMap { $0 }
             let created = try JobPlanner.prepareFolders(
                 jobs, extra: extra, options: options, writing: mode == .write, console: console)
@@ -89,13 +98,18 @@ enum ExportCommand {
             let stale = outcomes.map { $0.missing.count + $0.different.count }.reduce(0, +)
             if stale > 0 {
                 console.error(
-                    "\(stale) of \(fileCount) files are missing or differ from what the presets give now; run the same command without 'check' to regenerate them"
+                    "\(stale) of \(fileCount) files \(stale == 1 ? "is missing or differs" : "are missing or differ") from what the presets give now; run the same command without 'check' to regenerate them"
                 )
                 return (.stale, fileCount)
             }
             let fromManifests = outcomes.filter(\.upToDate).map(\.fileCount).reduce(0, +)
             let answered = fromManifests > 0 ? " (\(fromManifests) answered from manifests)" : ""
-            if !options.quiet { console.out("check: all \(fileCount) files are up to date\(answered)") }
+            if !options.quiet {
+                console.out(
+                    fileCount == 1
+                        ? "check: the 1 file is up to date\(answered)"
+                        : "check: all \(fileCount) files are up to date\(answered)")
+            }
             return (.success, fileCount)
         }
         let products = outcomes.compactMap(\.product)
@@ -195,11 +209,12 @@ enum ExportCommand {
         case .write:
             if !options.quiet && !options.watch { for s in product.summaries { console.out(s) } }
         case .check:
-            for path in outcome.missing { console.out("missing: \(path)") }
-            for path in outcome.different { console.out("differs: \(path)") }
+            // Why the job was rendered comes first, then what the render found.
             if let why = outcome.renderedBecause, !options.quiet {
                 console.out("\(product.job.presetPath): \(product.job.stem): rendered to compare (\(why))")
             }
+            for path in outcome.missing { console.out("missing: \(path)") }
+            for path in outcome.different { console.out("differs: \(path)") }
         }
     }
 }

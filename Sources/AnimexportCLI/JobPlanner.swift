@@ -33,8 +33,11 @@ enum JobPlanner {
         note: (String) -> Void = { _ in }
     ) throws(UsageError) -> [FilePath] {
         var files: [FilePath] = []
+        var matched = Set<String>()
+        var listedFolder = false
         for (position, argument) in arguments.enumerated() {
             if argument.isDirectory {
+                listedFolder = true
                 let names: [FilePath]
                 do {
                     names = try argument.entries()
@@ -42,6 +45,7 @@ enum JobPlanner {
                     throw UsageError(message: "cannot list \(argument): \(error.reason)")
                 }
                 let dir = argument.removingTrailingSlashes
+                for name in names { for pattern in excludes where matches(pattern, name) { matched.insert(pattern) } }
                 let json = names.filter { name in
                     name.pathExtension.lowercased() == "json" && name.bytes.first != UInt8(ascii: ".")
                         && !excludes.contains { matches($0, name) }
@@ -69,6 +73,22 @@ enum JobPlanner {
                 files.append(argument)
             } else {
                 files.append(argument)
+            }
+        }
+        // Patterns are matched against file names inside the folders named, never paths.
+        for pattern in excludes where !matched.contains(pattern) {
+            if let slash = pattern.lastIndex(of: "/") {
+                let name = pattern[pattern.index(after: slash)...]
+                let hint = name.isEmpty ? "" : "; did you mean --exclude \(name)?"
+                note(
+                    "--exclude \(pattern) matches nothing: patterns match file names inside the folders named, not paths\(hint)"
+                )
+            } else if listedFolder {
+                note("--exclude \(pattern) matches no file in the folders named")
+            } else {
+                note(
+                    "--exclude \(pattern) matches nothing: it applies to folders named on the command line, not to files"
+                )
             }
         }
         return files

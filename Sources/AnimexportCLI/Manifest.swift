@@ -16,8 +16,9 @@ import Foundation
 ///   resolved through fontconfig are not hashed (`docs/cli.md`, Incremental runs);
 /// - `options`: the SHA-256 of every setting that can change the bytes (the job's targets,
 ///   frame plans, scale, `--set` values and format settings, and every other command-line
-///   option except `-o`, `--jobs`, `--quiet`, `--watch`, `--report`, `--preview`, `--force`,
-///   `--shard`, which do not);
+///   option except `-o`, `--jobs`, `--quiet`, `--watch`, `--report`, `--preview` (and the
+///   preview-only targets it adds), `--force`, `--shard`, `--exclude` and how the presets were
+///   named (a folder or its files), which do not);
 /// - `outputs`: every file, sorted by path, with its size in bytes and SHA-256;
 /// - `hmac`: HMAC-SHA-256 (RFC 2104) of the document without this member, under the per-user
 ///   `ManifestKey`.
@@ -117,15 +118,20 @@ enum Manifest {
         shared.reportPath = nil
         shared.force = false
         shared.shard = nil
+        // Which folder entries are presets decides which jobs exist, not any job's bytes.
+        shared.excludes = []
         var settings = job.request.settings
         settings.gif.workers = nil
+        // The preview-only targets (`OutputTarget.written` false) are made in memory for
+        // `--preview` and never written: they are no part of the job's files.
+        let written = zip(job.request.targets, job.framePlans).filter { $0.0.written }
         let overrides = job.variant.overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return [
             "stem: \(job.stem)", "scale: \(job.scale)", "set: \(overrides)",
             "duration: \(String(describing: job.request.duration))",
             "still: \(String(describing: job.request.stillTime))",
-            "targets: \(String(reflecting: job.request.targets))",
-            "plans: \(String(reflecting: job.framePlans))",
+            "targets: \(String(reflecting: written.map(\.0)))",
+            "plans: \(String(reflecting: written.map(\.1)))",
             "settings: \(String(reflecting: settings))",
             "options: \(String(reflecting: shared))",
         ].joined(separator: "\n")
@@ -143,6 +149,8 @@ final class ManifestRun: @unchecked Sendable {
         case notTrusted
         case otherVersion
         case stale
+        /// The manifest is for these files and inputs but other options (`optionText`).
+        case optionsDiffer
         /// No key, or the inputs or outputs could not be hashed: render.
         case unavailable
 
@@ -154,6 +162,7 @@ final class ManifestRun: @unchecked Sendable {
             case .notTrusted: "manifest not trusted (made under another key)"
             case .otherVersion: "manifest from another animexport build"
             case .stale: "manifest stale"
+            case .optionsDiffer: "options differ"
             case .unavailable: "manifest unusable"
             }
         }
@@ -232,7 +241,9 @@ final class ManifestRun: @unchecked Sendable {
         }
         let body = Manifest.body(job: job, build: build, inputs: inputs, outputs: outputs)
         guard let expected = try? Manifest.document(body, key: key) else { return .unavailable }
-        return expected == stored ? .upToDate : .stale
+        if expected == stored { return .upToDate }
+        let optionsLine = Array("\n  \"options\": \"\(Digest.hex(inputs.options))\",\n".utf8)
+        return contains(stored, optionsLine) ? .stale : .optionsDiffer
     }
 
     /// The manifest for `job` whose files were `outputs` (as staged), or nil when no manifest

@@ -18,7 +18,7 @@ import Spec
 ///   from the same base64 bytes and drawn on a canvas; sprites step their background position.
 ///   Without `ImageDecoder` the images play and a note says why they cannot be scrubbed.
 /// - The state can be chosen by URL fragment, `#bg=1C1C1E&zoom=4&frame=30` (`bg` is six hex
-///   digits or `checker`; `zoom` 1, 2, 4 or 8; `frame` pauses every figure at that frame index,
+///   digits, `white`, `black` or `checker`, any case; `zoom` 1, 2, 4 or 8; `frame` pauses every figure at that frame index,
 ///   clamped to its frame count), and the page keeps the fragment up to date.
 ///
 /// Images are inlined as base64 `data:` URIs; each sheet is inlined once and shared by its two
@@ -333,7 +333,9 @@ enum PreviewPage {
           function readHash() {
             for (const part of location.hash.slice(1).split("&")) {
               const [key, value] = part.split("=");
-              if (key === "bg" && value) setPage(value.toUpperCase() === "CHECKER" ? "checker" : value.toUpperCase());
+              // The buttons' names (white, black) work like their hex digits.
+              const named = { CHECKER: "checker", WHITE: "FFFFFF", BLACK: "000000" };
+              if (key === "bg" && value) setPage(named[value.toUpperCase()] || value.toUpperCase());
               if (key === "zoom" && value) setZoom(value);
               if (key === "frame" && /^[0-9]+$/.test(value || "")) state.frame = Number(value);
             }

@@ -12,14 +12,28 @@ public enum LoopLints {
     ///   - plan: the loop plan at the requested frame rate.
     ///   - file: the preset file, for the diagnostics.
     ///   - composition: the composition `plan` was made for.
-    /// - Returns: warnings with lint names `period-off-grid`, `loop-cut` and `long-loop`.
+    /// - Returns: warnings with lint names `period-off-grid` (none for a still, whose plan has
+    ///   no loop; naming `--speed` when the preset's own period is on the grid and only the
+    ///   speed moves it off), `loop-cut` and `long-loop`.
     public static func lints(_ plan: LoopPlan, file: String, composition: Composition) -> [Diagnostic] {
         var lints: [Diagnostic] = []
         let gifPlan = (try? GIFFormat().framePlan(for: plan, of: composition, duration: plan.period)) ?? plan
         let delays = FrameTiming.centisecondDelays(period: gifPlan.period, frameCount: gifPlan.frameCount)
         let timing = TimingReport.make(plan: gifPlan, delays: delays, grid: .centiseconds)
         let durationPath = composition.duration != nil ? "$.duration" : "$"
-        if timing.durationError != 0 {
+        // A still (nothing repeats, nothing ends) has no loop to be off the grid.
+        let clockCentiseconds = plan.clockPeriod * 100
+        let onGridAtSpeedOne = abs(clockCentiseconds - clockCentiseconds.rounded()) < 1e-6
+        if timing.durationError != 0, plan.source != .still, plan.speed != 1, onGridAtSpeedOne {
+            // The preset's own period is on the grid: `--speed` moved it off.
+            lints.append(
+                Diagnostic(
+                    .warning, file: file, path: durationPath, location: nil,
+                    message:
+                        "--speed \(formatNumber(plan.speed)) makes the loop period \(formatNumber(plan.period)) s (the preset's \(formatNumber(plan.clockPeriod)) s), which does not land on the 1/100 s grid of GIF delays, so the GIF lasts \(formatNumber(timing.totalDuration)) s; pick a --speed that divides the period into whole centiseconds",
+                    lint: "period-off-grid"
+                ))
+        } else if timing.durationError != 0, plan.source != .still {
             lints.append(
                 Diagnostic(
                     .warning, file: file, path: durationPath, location: nil,

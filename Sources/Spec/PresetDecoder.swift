@@ -357,10 +357,13 @@ struct PresetDecoder {
             context.error(path, value.location, "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(s)\"")
             return nil
         case (.string(let s), nil):
-            // `#…` and CSS colour functions read as colours; other strings are colours only when
-            // they are SwiftUI's exact colour names (so a label "Snow" stays text).
+            // `#…`, `0x…` and CSS colour functions read as colours; other strings are colours
+            // only when they are a colour name spelled exactly as `RGBAColor.namedColors`
+            // (SwiftUI), `cssColors` or the `system…` names of `systemColors` (UIKit) list it:
+            // `systemGray` and `tomato` are colours while a label "Snow", "label" or "link"
+            // stays text. The Colours section of docs/preset-format.md states the same rule.
             let looksLikeColor =
-                s.hasPrefix("#")
+                s.hasPrefix("#") || s.hasPrefix("0x") || s.hasPrefix("0X")
                 || ["rgb(", "rgba(", "hsl(", "hsla(", "hwb("].contains { s.lowercased().hasPrefix($0) }
             if looksLikeColor, let c = RGBAColor(parsing: s) { return .color(c) }
             if looksLikeColor {
@@ -369,9 +372,12 @@ struct PresetDecoder {
                     "\"\(s)\" looks like a colour but is not one (\(RGBAColor.acceptedColorForms))")
                 return nil
             }
-            if RGBAColor.namedColors.contains(where: { $0.name == s }), let c = RGBAColor(parsing: s) {
-                return .color(c)
-            }
+            let isSwiftUIName = RGBAColor.namedColors.contains(where: { $0.name == s })
+            let isUIKitName = RGBAColor.systemColors.contains(where: {
+                $0.name == s && ($0.name.hasPrefix("system") || $0.name.contains("System"))
+            })
+            let isCSSName = RGBAColor.cssColors.contains(where: { $0.name == s })
+            if isSwiftUIName || isUIKitName || isCSSName, let c = RGBAColor(parsing: s) { return .color(c) }
             return .string(s)
         default:
             let expected = declaredType.map { "a \($0)" } ?? "a number, string, colour or boolean"

@@ -207,7 +207,7 @@ import Testing
             "printf x >> \(Self.latin1(".png")) && $TOOL check square.json -o \(Self.latin1(".png"))", in: dir)
         #expect(stale.status != 0)
         #expect(
-            stale.stdout == "differs: \(Self.shown).png\nsquare.json: square: rendered to compare (manifest stale)\n",
+            stale.stdout == "square.json: square: rendered to compare (manifest stale)\ndiffers: \(Self.shown).png\n",
             "\(stale.stdout)")
     }
 

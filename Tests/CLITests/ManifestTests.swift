@@ -238,15 +238,69 @@ import Testing
                 let sums = try sha256Sums(dir + "/" + folder)
                 #expect(Set(sums.keys).isDisjoint(with: union.keys), "shard \(k)/\(n) overlaps")
                 union.merge(sums) { a, _ in a }
-                sizes.append(sums.count / 3)
+                // Each preset's 6 jobs are dealt round-robin on their own: per preset, the
+                // shards' job counts differ by at most one.
+                for preset in ["dot", "square"] {
+                    sizes.append(sums.keys.filter { $0.hasPrefix(preset) && $0.hasSuffix(".gif") }.count)
+                }
             }
             #expect(union == full, "the \(n) shards' union")
-            #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(sizes)")
+            for preset in 0..<2 {
+                let counts = stride(from: preset, to: sizes.count, by: 2).map { sizes[$0] }
+                #expect((counts.max() ?? 0) - (counts.min() ?? 0) <= 1, "\(n) shards: \(sizes)")
+            }
         }
-        // Sorted by first output path, dealt round-robin: shard 1/5 holds jobs 0 and 5 of 12.
-        let names = full.keys.filter { $0.hasSuffix(".gif") }.sorted()
-        let first = try sha256Sums(dir + "/s5-1").keys.filter { $0.hasSuffix(".gif") }.sorted()
-        #expect(first == [names[0], names[5], names[10]])
+        // 3 shards of 6 jobs per preset: each shard holds one of the preset's two largest jobs
+        // (@3x, pixels × frames, dealt first), whichever shard the preset's hash starts at.
+        for preset in ["dot", "square"] {
+            var holders: [Int] = []
+            for k in 1...3 {
+                let names = try sha256Sums(dir + "/s3-\(k)").keys.filter {
+                    $0.hasPrefix(preset) && $0.hasSuffix(".gif")
+                }
+                #expect(names.count == 2, "\(preset) on shard \(k)/3: \(names)")
+                if names.contains(where: { $0.contains("@3x") }) { holders.append(k) }
+            }
+            #expect(holders.count == 2, "\(preset)'s two @3x jobs are on shards \(holders)")
+        }
+    }
+
+    /// `--scale 1,2 --shard 1/2`: every preset's @1x and @2x go to different shards, adding a
+    /// preset moves no other preset's job, and an empty shard says so and makes no folder.
+    @Test func shardsSpreadScalesAndStayStable() throws {
+        let dir = try Self.workspace()
+        let batch = ["presets", "--scale", "1,2", "--format", "gif"]
+        func shardFiles(_ k: Int, _ n: Int) throws -> [String] {
+            let folder = "s-\(k)-\(n)-\(listing(dir).count)"
+            let run = try Self.run(batch + ["-o", folder + "/", "--shard", "\(k)/\(n)"], in: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+            return listing(dir + "/" + folder)
+        }
+        let one = try shardFiles(1, 2)
+        let two = try shardFiles(2, 2)
+        #expect(Set(one + two) == ["dot.gif", "dot@2x.gif", "square.gif", "square@2x.gif"])
+        for preset in ["dot", "square"] {
+            #expect(one.filter { $0.hasPrefix(preset + ".") || $0.hasPrefix(preset + "@") }.count == 1, "\(one)")
+        }
+        // A third preset joins: the first two presets' jobs stay where they were.
+        try writeFile(squarePreset(name: "third"), to: dir + "/presets/third.json")
+        let again = try shardFiles(1, 2)
+        #expect(again.filter { !$0.hasPrefix("third") } == one)
+        #expect(again.filter { $0.hasPrefix("third") }.count == 1, "\(again)")
+        // One job, three shards: two of them have none, say so, and make no folder.
+        var empties = 0
+        for k in 1...3 {
+            let run = try Self.run(
+                ["presets/dot.json", "--format", "gif", "-o", "e\(k)/", "--shard", "\(k)/3"], in: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+            if run.stderr == "note: shard \(k)/3 has no jobs (the batch has 1 job)\n" {
+                empties += 1
+                #expect(!FileManager.default.fileExists(atPath: dir + "/e\(k)"))
+            } else {
+                #expect(listing(dir + "/e\(k)") == ["dot.gif"], "\(run.stderr)")
+            }
+        }
+        #expect(empties == 2)
     }
 
     /// Manifests written into the presets' own folder are never read as presets (hidden names).
