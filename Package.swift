@@ -10,7 +10,10 @@ import PackageDescription
 let package = Package(
     name: "animexport",
     products: [
+        // `animexport` is a small front (no Foundation, no C libraries) that answers --version and
+        // --help itself and execs `animexport-core` beside it for everything else; both are installed.
         .executable(name: "animexport", targets: ["animexport"]),
+        .executable(name: "animexport-core", targets: ["animexport-core"]),
         .library(
             name: "AnimexportKit", targets: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export"]),
     ],
@@ -52,6 +55,8 @@ let package = Package(
 
         // The pipeline: preset JSON -> Composition -> FrameScene -> RGBAImage -> files.
         .target(name: "Geometry"),
+        // The version and help text, shared by the front and the core (no dependencies).
+        .target(name: "ToolInfo"),
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz", "CPNG"]),
@@ -59,13 +64,14 @@ let package = Package(
             name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
-        .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),
+        .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc", "ToolInfo"]),
         .target(
             name: "AnimexportCLI",
             dependencies: [
-                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc", "CCrypto",
+                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "CMalloc", "CCrypto", "ToolInfo",
             ]),
-        .executableTarget(name: "animexport", dependencies: ["AnimexportCLI", "Export"]),
+        .executableTarget(name: "animexport", dependencies: ["ToolInfo"]),
+        .executableTarget(name: "animexport-core", dependencies: ["AnimexportCLI", "Export"]),
         .executableTarget(
             name: "animexport-bench", dependencies: ["Export", "Encode", "Render", "Spec", "Timeline"]),
 
