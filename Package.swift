@@ -10,7 +10,10 @@ import PackageDescription
 let package = Package(
     name: "animexport",
     products: [
+        // `animexport` is a small front (no Foundation, no C libraries) that answers --version and
+        // --help itself and execs `animexport-core` beside it for everything else; both are installed.
         .executable(name: "animexport", targets: ["animexport"]),
+        .executable(name: "animexport-core", targets: ["animexport-core"]),
         .library(
             name: "AnimexportKit",
             targets: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "LottieImport"]),
@@ -53,6 +56,8 @@ let package = Package(
 
         // The pipeline: preset JSON -> Composition -> FrameScene -> RGBAImage -> files.
         .target(name: "Geometry"),
+        // The version and help text, shared by the front and the core (no dependencies).
+        .target(name: "ToolInfo"),
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
         .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz", "CPNG"]),
@@ -62,13 +67,15 @@ let package = Package(
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         // Lottie (bodymovin) files as a second input: a model that draws FrameScenes itself.
         .target(name: "LottieImport", dependencies: ["Spec", "Timeline", "Geometry"]),
-        .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc"]),
+        .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc", "ToolInfo"]),
         .target(
             name: "AnimexportCLI",
             dependencies: [
                 "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "LottieImport", "CMalloc", "CCrypto",
+                "ToolInfo",
             ]),
-        .executableTarget(name: "animexport", dependencies: ["AnimexportCLI", "Export"]),
+        .executableTarget(name: "animexport", dependencies: ["ToolInfo"]),
+        .executableTarget(name: "animexport-core", dependencies: ["AnimexportCLI", "Export"]),
         .executableTarget(
             name: "animexport-bench", dependencies: ["Export", "Encode", "Render", "Spec", "Timeline"]),
 

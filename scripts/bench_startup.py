@@ -5,6 +5,8 @@
 Each command runs RUNS times after WARMUP runs; for each we print the median wall time and the
 median CPU time (user + system, from wait4's rusage, which a busy machine disturbs less than
 wall time), and the ratio of the medians to `gifsicle --version`.
+`animexport` is the front that answers these two itself; the rows for `animexport-core` (the
+whole tool, which the front execs for everything else) show what a run through the front costs.
 Usage: bench_startup.py [ANIMEXPORT] (default .build/release/animexport)
 """
 import os
@@ -39,11 +41,19 @@ def main():
         ("animexport --version", [tool, "--version"]),
         ("animexport --help", [tool, "--help"]),
     ]
+    # The core the front execs for every other command, started directly (what --version cost
+    # before the front), and one run through the front into the core.
+    core = os.path.join(os.path.dirname(tool), "animexport-core")
+    if os.access(core, os.X_OK):
+        rows += [
+            ("animexport-core --version", [core, "--version"]),
+            ("front → core list --help", [tool, "list", "--help"]),
+        ]
     results = [(name, *measure(argv)) for name, argv in rows]
     base_wall, base_cpu = results[0][1], results[0][2]
-    print(f"{'command':<24} {'wall ms':>8} {'cpu ms':>8} {'wall ×':>7} {'cpu ×':>7}   (median of {RUNS})")
+    print(f"{'command':<26} {'wall ms':>8} {'cpu ms':>8} {'wall ×':>7} {'cpu ×':>7}   (median of {RUNS})")
     for name, wall, cpu in results:
-        print(f"{name:<24} {wall * 1e3:8.2f} {cpu * 1e3:8.2f} {wall / base_wall:7.2f} {cpu / max(base_cpu, 1e-6):7.2f}")
+        print(f"{name:<26} {wall * 1e3:8.2f} {cpu * 1e3:8.2f} {wall / base_wall:7.2f} {cpu / max(base_cpu, 1e-6):7.2f}")
 
 
 if __name__ == "__main__":

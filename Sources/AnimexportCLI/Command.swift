@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import ToolInfo
 
 /// The `animexport` command: parses arguments, then exports (the default), lists, validates or
 /// checks presets, reporting with `error:`/`warning:` lines on stderr. `docs/cli.md` describes
@@ -31,7 +32,7 @@ public enum Command {
         }
         let console = Console(progress: ProgressMeter.forTerminal(quiet: options.quiet || options.watch))
         if options.help {
-            console.out(helpText)
+            console.out(ToolInfo.help)
             return .success
         }
         if options.version {

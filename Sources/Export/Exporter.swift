@@ -5,6 +5,7 @@ import Foundation
 public import Render
 public import Spec
 public import Timeline
+import ToolInfo
 
 /// Frames of one preset, rendered for one frame rate and scale.
 public struct RenderedAnimation: Equatable, Sendable {
@@ -117,7 +118,7 @@ public struct ExportResult: Sendable {
 /// CLI and the benchmark both go through here.
 public enum Exporter {
     /// The tool's version, written into sheet metadata and reports.
-    public static let version = "0.1.0"
+    public static let version = ToolInfo.version
 
     /// Whether fontconfig has a font family (for the decoder's `font-missing` lint).
     public static let fontAvailable: @Sendable (String) -> Bool = { FontLibrary.installedFamily($0) != nil }

@@ -132,9 +132,10 @@ import Testing
         // Another build of the tool renders again. A build is known by its GNU build ID
         // (`BuildIdentity`): here the same binary with one byte of that ID changed (the note
         // header namesz 4, descsz 20, type 3 and "GNU\0", then the ID), or with one byte more
-        // when it has none (then the executable's SHA-256 stands in).
+        // when it has none (then the executable's SHA-256 stands in). The copy is of the core
+        // (the front only execs it), run directly.
         let copy = dir + "/animexport-copy"
-        var binary = readBytes(toolPath)
+        var binary = readBytes(corePath)
         let note: [UInt8] = [4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 0x47, 0x4E, 0x55, 0]
         if let at = (0..<(binary.count - note.count - 20)).first(where: {
             binary[$0..<$0 + note.count].elementsEqual(note)
@@ -209,10 +210,10 @@ import Testing
     /// The build identity is the linker's GNU build ID, read from the ELF notes as binutils'
     /// `readelf -n` prints it; a file that is not ELF has none.
     @Test func buildIdentityIsTheGNUBuildIDReadelfShows() throws {
-        let readelf = try runProcess("/usr/bin/readelf", ["-n", toolPath], in: "/")
+        let readelf = try runProcess("/usr/bin/readelf", ["-n", corePath], in: "/")
         let line = try #require(readelf.stdout.split(separator: "\n").first { $0.contains("Build ID:") })
         let expected = String(line.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces)
-        let id = try #require(BuildIdentity.gnuBuildID(of: FilePath(toolPath)))
+        let id = try #require(BuildIdentity.gnuBuildID(of: FilePath(corePath)))
         #expect(id.count == 20 && Digest.hex(id) == expected)
         let notELF = try temporaryDirectory() + "/x"
         try writeFile(String(repeating: "x", count: 100), to: notELF)

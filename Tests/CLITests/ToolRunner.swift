@@ -40,6 +40,13 @@ let toolPath: String = {
     return packageRoot + "/.build/debug/animexport"
 }()
 
+/// `animexport-core` beside `toolPath`: the executable the front execs for everything but
+/// `--version` and `--help`, the one that renders and whose build ID the manifests carry.
+let corePath: String = {
+    let url = URL(fileURLWithPath: toolPath).deletingLastPathComponent().appendingPathComponent("animexport-core")
+    return url.path
+}()
+
 /// Runs the binary with `arguments` in `directory` and waits for it.
 func runTool(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> ToolRun {
     var env = ProcessInfo.processInfo.environment

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-extension Command {
-    /// What `animexport --help` prints (a tested golden: Tests/CLITests/Fixtures/help.txt).
-    static let helpText = """
+/// The words the tool says about itself, in one place for both executables: the `animexport`
+/// front answers `--version` and `--help` from here without loading Foundation or the C
+/// libraries, and `animexport-core` (everything else, and `--help` after other arguments) prints
+/// the same strings (`docs/architecture.md`, start-up). No Foundation and no dependencies here.
+public enum ToolInfo {
+    /// The tool's version (semantic versioning), printed by `--version` as `animexport VERSION`
+    /// and written into sheet metadata and reports (`Exporter.version`).
+    public static let version = "0.1.0"
+
+    /// What `animexport --help` prints, without the final newline (a tested golden:
+    /// Tests/CLITests/Fixtures/help.txt).
+    public static let help = """
         animexport: turn JSON animation presets into looping GIF, APNG and WebP files and sprite sheets.
 
         USAGE
