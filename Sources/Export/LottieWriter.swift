@@ -3,6 +3,7 @@
 import Encode
 import Foundation
 import Geometry
+import Render
 import Spec
 import Timeline
 
@@ -30,7 +31,8 @@ import Timeline
 /// Effects, lottie-web's sequential trim over all the subpaths), which measures the subpaths as
 /// one length like `CAShapeLayer`.
 ///
-/// Refused, with the JSON path of the layer: text and image layers, `clip` (Lottie masks are
+/// Text becomes its glyph outlines (`TextOutline`), filled. Refused, with the JSON path of the
+/// layer: image layers, `clip` (Lottie masks are
 /// not written), rotation3D (a projective transform) and transforms with shear (which Lottie's
 /// skew could express but is not written). A group whose opacity is below 1 over several
 /// drawing children is written with the opacity applied to each child (Lottie 1.0 group
@@ -120,10 +122,25 @@ public enum LottieWriter {
                     throw LoopPlanError(
                         message: "\(clip): clip is not exported to Lottie (masks are not written)", path: clip)
                 }
-                guard case .shape(let drawing) = leaf.content else {
+                let drawing: ShapeDrawing
+                switch leaf.content {
+                case .shape(let shape): drawing = shape
+                case .text(let text):
+                    // Text as its glyph outlines, filled: Lottie text needs the font on the player.
+                    let outline: BezierPath
+                    do {
+                        outline = try TextOutline.path(of: text)
+                    } catch {
+                        throw LoopPlanError(message: "\(leaf.sourcePath): \(error.message)", path: leaf.sourcePath)
+                    }
+                    drawing = ShapeDrawing(
+                        fillPath: outline, fillColor: text.color, fillRule: .nonZero, strokePath: nil,
+                        stroke: StrokeDrawing(
+                            color: .clear, width: 1, lineCap: .butt, lineJoin: .miter, miterLimit: 10, dashes: [],
+                            dashPhase: 0))
+                default:
                     throw LoopPlanError(
-                        message: "\(leaf.sourcePath): text and image layers are not exported to Lottie",
-                        path: leaf.sourcePath)
+                        message: "\(leaf.sourcePath): image layers are not exported to Lottie", path: leaf.sourcePath)
                 }
                 guard let m = leaf.transform.affine else {
                     throw LoopPlanError(

@@ -62,8 +62,7 @@ import Testing
     @Test func refusedWithTheLayersPath() throws {
         let dir = try temporaryDirectory()
         let cases = [
-            ("flipping-square", "$.layers[0]: rotation3D"), ("loading-dots", "$.layers[0]: text and image"),
-            ("twin-circle-scale", "$.layers[0]: clip"),
+            ("flipping-square", "$.layers[0]: rotation3D"), ("twin-circle-scale", "$.layers[0]: clip"),
         ]
         for (name, expected) in cases {
             let run = try runTool([packageRoot + "/presets/\(name).json", "-o", "x.lottie.json"], in: dir)
@@ -77,9 +76,11 @@ import Testing
         #expect(plain.stderr.contains("NAME.lottie.json (Lottie animation)"), "\(plain.stderr)")
     }
 
-    /// Every bundled preset: exported and schema-valid, or refused (the expected five); where
+    /// Every bundled preset: exported and schema-valid, or refused (the expected two); where
     /// rlottie and ThorVG agree with each other (≥ 40 dB), ours within 35 dB of both on white and
-    /// on black at 8 instants (measured: 36.7 dB and up; docs/encoding.md, Lottie).
+    /// on black at 8 instants (measured: 36.7 dB and up for shapes), except presets with text,
+    /// whose floor is 20 dB (21.8 measured: our raster of text and the references' fill of its
+    /// outline differ along every glyph edge; docs/encoding.md, Lottie).
     @Test func bundledPresetsAgainstSchemaAndReferences() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.venvPython) else {
             print("skipped: \(Self.venvPython) is absent (make deps creates it)")
@@ -104,12 +105,13 @@ import Testing
             #expect(array(r["schemaErrors"]).isEmpty, "\(name): \(array(r["schemaErrors"]))")
             let refs = number(r["refs"])
             guard refs >= 40 else { continue }
-            #expect(number(r["rlottie"]) >= 35, "\(name): rlottie \(number(r["rlottie"])) dB")
-            #expect(number(r["thorvg"]) >= 35, "\(name): thorvg \(number(r["thorvg"])) dB")
+            let floor = name.hasPrefix("loading-dots") ? 20.0 : 35.0
+            #expect(number(r["rlottie"]) >= floor, "\(name): rlottie \(number(r["rlottie"])) dB")
+            #expect(number(r["thorvg"]) >= floor, "\(name): thorvg \(number(r["thorvg"])) dB")
         }
         #expect(
             refused.sorted() == [
-                "circular-progress", "flipping-square", "loading-dots", "loading-dots-modifier", "twin-circle-scale",
+                "flipping-square", "twin-circle-scale",
             ])
     }
 }
