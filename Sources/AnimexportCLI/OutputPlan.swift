@@ -64,8 +64,8 @@ enum OutputPlan {
                 }
             } else {
                 // The name keeps its bytes; the variant goes before the extension (`x-size-24.gif`).
-                let ext = output.pathExtension
-                let path = output.deletingPathExtension + fileSuffix + "." + ext
+                let ext = OutputFormatKind.fileExtension(of: output)
+                let path = OutputFormatKind.deletingFileExtension(of: output) + fileSuffix + "." + ext
                 // `validate` has checked the extension.
                 let kind = options.still != nil ? .still : OutputFormatKind.forExtension(ext) ?? .sheet
                 targets.append(OutputTarget(kind: kind, path: path))
@@ -91,7 +91,10 @@ enum OutputPlan {
     /// What `--preview` shows side by side: every kind `-o NAME.EXT` can ask for (GIF, sheet, and
     /// each animated format added to `folderKinds` with an extension), since each writes one main
     /// file the page can inline; PNG frames have no extension of their own and are left out.
-    static let previewKinds = OutputFormatKind.folderKinds.filter { !$0.format.fileExtensions.isEmpty }
+    /// Lottie is left out too: the page shows images.
+    static let previewKinds = OutputFormatKind.folderKinds.filter {
+        !$0.format.fileExtensions.isEmpty && $0 != .lottie
+    }
 
     /// `dir/stem-030.png` for `--frame 30`, `dir/stem-t1.5s.png` for `--time 1.5`; a scale
     /// suffix stays last (`dir/NAME-030@2x.png`).
@@ -110,7 +113,7 @@ enum OutputPlan {
         // `-o x.gif` where x.gif is a folder: a file was meant, and writing into the folder
         // would put files where nobody looks for them.
         for output in outputs where !output.hasTrailingSlash && isDirectory(output) {
-            let ext = output.pathExtension
+            let ext = OutputFormatKind.fileExtension(of: output)
             if !ext.isEmpty, OutputFormatKind.forExtension(ext) != nil {
                 throw UsageError(
                     message:
@@ -122,7 +125,7 @@ enum OutputPlan {
             if still != nil, output.pathExtension.lowercased() != "png" {
                 throw UsageError(message: "-o \(output): --frame/--time write one PNG; use NAME.png or a directory")
             }
-            let ext = output.pathExtension
+            let ext = OutputFormatKind.fileExtension(of: output)
             if ext.isEmpty, !output.exists {
                 throw UsageError(
                     message:

@@ -148,6 +148,8 @@ enum OwnFiles {
     /// A sheet data file (`meta.app`) or a report (`tool`) written by this tool.
     static func isOwnJSON(_ object: JSONObject) -> Bool {
         if object["tool"]?.stringValue == "animexport" { return true }
+        // A Lottie export names its generator in `meta.g` (`animexport 0.1.0`).
+        if object["meta"]?.objectValue?["g"]?.stringValue?.hasPrefix("animexport") == true { return true }
         return object["meta"]?.objectValue?["app"]?.stringValue == "animexport"
     }
 

@@ -163,7 +163,14 @@ public enum Exporter {
         let discard = DiscardingSink()
         var products: [FormatProduct] = []
         for (target, plan) in zip(request.targets, plans) {
-            let source = frames(for: plan, still: target.kind == .still)
+            // A format that reads no pixels (Lottie) gets frames of its own that are never
+            // rendered, so they do not count for the empty-loop warning.
+            let source =
+                target.kind.format.readsFrames
+                ? frames(for: plan, still: target.kind == .still)
+                : RenderedFrames(
+                    request.composition, sampleTimes: plan.sampleTimes, scale: request.scale, workers: 1,
+                    progress: nil)
             let context = EncodeContext(
                 composition: request.composition, plan: plan, scale: request.scale, settings: request.settings,
                 workers: workers, keepBytes: keepBytes || !target.written)

@@ -21,6 +21,8 @@ public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterabl
     case frames
     /// One frame (`--frame`/`--time`) as `NAME-030.png` or `NAME-t1.5s.png`.
     case still
+    /// Lottie 1.0 JSON, `NAME.lottie.json` (`LottieFormat`).
+    case lottie
 
     /// The format's implementation.
     public var format: any OutputFormat {
@@ -31,17 +33,35 @@ public enum OutputFormatKind: String, Equatable, Hashable, Sendable, CaseIterabl
         case .sheet: SheetFormat()
         case .frames: FramesFormat()
         case .still: StillFormat()
+        case .lottie: LottieFormat()
         }
     }
 
     /// The kinds `--format` accepts (every kind but `still`, which `--frame`/`--time` ask for).
-    public static let folderKinds: [OutputFormatKind] = [.gif, .apng, .webp, .sheet, .frames]
+    public static let folderKinds: [OutputFormatKind] = [.gif, .apng, .webp, .sheet, .frames, .lottie]
 
     /// The kind a file output `-o NAME.EXT` asks for, by its extension (any case), or nil.
-    /// `.png` is a sprite sheet (and the one PNG of `--frame`/`--time`).
+    /// `.png` is a sprite sheet (and the one PNG of `--frame`/`--time`); `lottie.json` (the
+    /// compound extension `OutputFormatKind.fileExtension(of:)` reads) is Lottie.
     public static func forExtension(_ ext: String) -> OutputFormatKind? {
         let lower = ext.lowercased()
         return folderKinds.first { $0.format.fileExtensions.contains(lower) }
+    }
+
+    /// The extension `forExtension` reads from a file name: `lottie.json` for `NAME.lottie.json`
+    /// (any case), otherwise the name's last extension (`FilePath.pathExtension`).
+    public static func fileExtension(of path: FilePath) -> String {
+        let ext = path.pathExtension
+        if ext.lowercased() == "json", path.deletingPathExtension.pathExtension.lowercased() == "lottie" {
+            return path.deletingPathExtension.pathExtension + "." + ext
+        }
+        return ext
+    }
+
+    /// `path` without the extension `fileExtension(of:)` reads (`a/x.lottie.json` → `a/x`).
+    public static func deletingFileExtension(of path: FilePath) -> FilePath {
+        fileExtension(of: path).contains(".")
+            ? path.deletingPathExtension.deletingPathExtension : path.deletingPathExtension
     }
 }
 
@@ -240,6 +260,8 @@ public protocol OutputFormat: Sendable {
     ///   - width: frame width in pixels.
     ///   - height: frame height in pixels.
     func preflight(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String]
+    /// False for a format that writes no pixels (Lottie): its `encode` never reads the frames.
+    var readsFrames: Bool { get }
     /// Encodes the frames and hands every file to `sink`.
     /// - Throws: `EncodeError`, `RenderError` or the sink's `WriteError`.
     func encode(_ frames: any FrameSource, target: OutputTarget, context: EncodeContext, sink: any OutputSink)
@@ -266,6 +288,9 @@ extension OutputFormat {
     public func framePlan(for plan: LoopPlan, of composition: Composition, duration: Double?) throws(LoopPlanError)
         -> LoopPlan
     { plan }
+
+    /// True: the format encodes the rendered frames.
+    public var readsFrames: Bool { true }
 
     /// `image/png`: every PNG-based format but APNG.
     public var mediaType: String { "image/png" }

@@ -56,7 +56,7 @@ public enum SceneRenderer {
     }
 
     /// Greyscale antialiasing and no hinting, so text renders the same on every machine.
-    private static func configureText(_ cr: OpaquePointer) {
+    static func configureText(_ cr: OpaquePointer) {
         guard let options = cairo_font_options_create() else { return }
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)

@@ -27,9 +27,10 @@ public enum ToolInfo {
           -o NAME.apng           animated PNG (real alpha, lossless; frame 0 where APNG is unknown)
           -o NAME.webp           animated WebP (real alpha, lossless unless --quality)
           -o NAME.png            sprite sheet PNG plus its data file (NAME.json: Aseprite json-hash)
+          -o NAME.lottie.json    Lottie 1.0 (baked vectors for lottie-ios/-android/-web)
           -o DIR/                DIR/PRESET.gif, DIR/PRESET.png and DIR/PRESET.json (DIR is created)
           (no -o)                output/PRESET.gif (output/ is created)
-          --format LIST          what -o DIR/ receives: gif, apng, webp, sheet, frames
+          --format LIST          what -o DIR/ receives: gif, apng, webp, sheet, frames, lottie
                                  (default gif,sheet)
           --frames DIR           also write every frame as DIR/PRESET-000.png (straight alpha;
                                  the scale suffix last: PRESET-000@2x.png)

@@ -37,7 +37,7 @@ import Testing
         (["--jobs", "0"], "--jobs 0: expected a number of threads 1…256"),
         (
             ["--format", "gifs", "-o", "./"],
-            "--format gifs: expected gif, apng, webp, sheet or frames; did you mean gif?"
+            "--format gifs: expected gif, apng, webp, sheet, frames or lottie; did you mean gif?"
         ),
         (["--format", "gif", "-o", "a.gif"], "--format chooses what goes into -o DIR/"),
         (["--preview", "page.txt"], "--preview page.txt: expected a file name ending in .html"),
