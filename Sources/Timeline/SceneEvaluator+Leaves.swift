@@ -48,15 +48,7 @@ extension SceneEvaluator {
         parent: ProjectiveTransform, opacity: Double, clippedBy: String?, sharedOpacity: Bool,
         into out: inout [SceneLeaf]
     ) {
-        var model = layer.state
-        if let machine {
-            for binding in layer.bindings {
-                let isBool = binding.property.valueKind == .bool
-                let v = StateEvaluator.value(of: binding, in: machine, instance: instance, at: t, animated: !isBool)
-                binding.property.apply(isBool ? .bool(v != 0) : .number(v), to: &model)
-            }
-        }
-        let state = AnimationEvaluator.presentation(of: model, animations: layer.animations, at: t)
+        let state = presentation(of: layer, at: t, state: machine, instance: instance)
         guard !state.hidden, state.opacity > 0 else { return }
         let own = state.projectiveTransform
         let transform = own.concatenating(parent)

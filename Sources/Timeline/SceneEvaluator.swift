@@ -26,8 +26,12 @@ public enum SceneEvaluator {
             nodes: composition.layers.compactMap { node(for: $0, at: t, state: composition.state, instance: 0) })
     }
 
-    /// The node for one layer, or nil when it is hidden, fully transparent or draws nothing.
-    static func node(for layer: Layer, at t: SampleTime, state machine: StateMachine?, instance: Int) -> SceneNode? {
+    /// A layer's presentation values at `t`: its model with the state bindings of replicator
+    /// copy `instance` applied first (when the composition has a state machine), then its
+    /// animations (`AnimationEvaluator.presentation`).
+    static func presentation(
+        of layer: Layer, at t: SampleTime, state machine: StateMachine?, instance: Int
+    ) -> LayerState {
         var model = layer.state
         if let machine {
             for binding in layer.bindings {
@@ -36,7 +40,12 @@ public enum SceneEvaluator {
                 binding.property.apply(isBool ? .bool(v != 0) : .number(v), to: &model)
             }
         }
-        let state = AnimationEvaluator.presentation(of: model, animations: layer.animations, at: t)
+        return AnimationEvaluator.presentation(of: model, animations: layer.animations, at: t)
+    }
+
+    /// The node for one layer, or nil when it is hidden, fully transparent or draws nothing.
+    static func node(for layer: Layer, at t: SampleTime, state machine: StateMachine?, instance: Int) -> SceneNode? {
+        let state = presentation(of: layer, at: t, state: machine, instance: instance)
         guard !state.hidden, state.opacity > 0 else { return nil }
         let content: SceneContent
         switch state.shape {
