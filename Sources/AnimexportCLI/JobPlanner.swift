@@ -269,7 +269,12 @@ enum JobPlanner {
                         }
                         // The loop's own traps (off the 1/100 s grid, a cycle cut mid-way) are
                         // worth saying on export too, not only under validate.
+                        // `period-off-grid` is about GIF delays: only worth saying when a GIF is
+                        // written (APNG and WebP delays express the period; validate, which writes
+                        // nothing, still says it).
+                        let writesGIF = job.targets.contains { $0.kind == .gif && $0.written }
                         let lints = LoopLints.lints(job.plan, file: path.description, composition: job.composition)
+                            .filter { writesGIF || $0.lint != "period-off-grid" }
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
                             if printed.insert(lint.description).inserted { console.diagnostic(lint) }
                         }

@@ -20,7 +20,8 @@ public enum LoopLints {
         let gifPlan = (try? GIFFormat().framePlan(for: plan, of: composition, duration: plan.period)) ?? plan
         let delays = FrameTiming.centisecondDelays(period: gifPlan.period, frameCount: gifPlan.frameCount)
         let timing = TimingReport.make(plan: gifPlan, delays: delays, grid: .centiseconds)
-        let durationPath = composition.duration != nil ? "$.duration" : "$"
+        // A Lottie file's loop is (op − ip) / fr: it has no "duration" key to point at.
+        let durationPath = composition.foreign != nil ? "$.op" : composition.duration != nil ? "$.duration" : "$"
         // A still (nothing repeats, nothing ends) has no loop to be off the grid.
         let clockCentiseconds = plan.clockPeriod * 100
         let onGridAtSpeedOne = abs(clockCentiseconds - clockCentiseconds.rounded()) < 1e-6

@@ -297,6 +297,21 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stderr.contains("holds no whole number of the 4 s cycle") && run.stderr.contains("[loop-cut]"))
         #expect(run.stderr.contains("[period-off-grid]"))
+        // APNG and WebP delays express 1.234 s: no GIF-grid warning when no GIF is written;
+        // the cut cycle jumps in every format and is still said.
+        for name in ["x.apng", "x.webp"] {
+            let other = try runTool(
+                [packageRoot + "/presets/circular.json", "--duration", "1.234", "-o", name], in: dir)
+            #expect(other.status == 0)
+            #expect(other.stderr.contains("[loop-cut]"), "\(other.stderr)")
+            #expect(!other.stderr.contains("period-off-grid"), "\(other.stderr)")
+        }
+        // A Lottie file's loop is (op - ip) / fr; the warning points at op, not at a missing key.
+        let lottie = packageRoot + "/../shared/lottie/skia-sample_1.json"
+        if FileManager.default.fileExists(atPath: lottie) {
+            let run = try runTool([lottie, "-o", "s.gif"], in: dir)
+            #expect(run.stderr.contains("warning: $.op: the loop period 3.333333 s"), "\(run.stderr)")
+        }
     }
 
     @Test func emptyOutputWarns() throws {
