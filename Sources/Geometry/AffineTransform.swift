@@ -60,6 +60,13 @@ public struct AffineTransform: Equatable, Hashable, Sendable {
     /// The determinant `a·d − b·c`; 0 means the transform collapses the plane (not invertible).
     public var determinant: Double { a * d - b * c }
 
+    /// The largest factor by which the transform stretches a length: its largest singular
+    /// value, √((Σ + √(Σ² − 4·det²)) / 2) with Σ the sum of the squared entries a, b, c, d.
+    public var largestStretch: Double {
+        let sum = a * a + b * b + c * c + d * d
+        return ((sum + max(sum * sum - 4 * determinant * determinant, 0).squareRoot()) / 2).squareRoot()
+    }
+
     /// The transform that applies `self` first and then `other` (Core Graphics' meaning of
     /// `concatenating`; in row-vector matrix form the product `self · other`).
     public func concatenating(_ other: AffineTransform) -> AffineTransform {

@@ -63,7 +63,7 @@ struct PolylineStroker {
         self.miterLimit = miterLimit
         self.transform = transform
         let count = Self.penVertexCount(
-            radius: halfWidth * Self.largestStretch(transform), tolerance: tolerance)
+            radius: halfWidth * transform.largestStretch, tolerance: tolerance)
         pen = (0..<count).map { k in
             let angle = 2 * Double.pi * Double(k) / Double(count)
             return Point(x: halfWidth * cos(angle), y: halfWidth * sin(angle))
@@ -87,13 +87,6 @@ struct PolylineStroker {
         return max(count, 4)
     }
 
-    /// The largest factor by which `t` stretches a length (its largest singular value).
-    static func largestStretch(_ t: Geometry.AffineTransform) -> Double {
-        let sum = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d
-        let det = t.a * t.d - t.b * t.c
-        return ((sum + max(sum * sum - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
-    }
-
     /// The device-space bounds that contain every piece of `polylines`' stroke: their points'
     /// bounds grown by the largest reach of a piece from its vertex (half the width, times the
     /// miter limit for miter joins, √2 for square caps) through `transform`. Nil when there is
@@ -111,7 +104,7 @@ struct PolylineStroker {
         }
         var reach = halfWidth * (cap == .square ? 2.squareRoot() : 1)
         if join == .miter { reach = max(reach, halfWidth * miterLimit) }
-        let grow = reach * Self.largestStretch(transform) + 1
+        let grow = reach * transform.largestStretch + 1
         bounds = (bounds.minX - grow, bounds.minY - grow, bounds.maxX + grow, bounds.maxY + grow)
         guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else {
             return nil

@@ -135,7 +135,7 @@ public enum SceneRenderer {
             let penScale = ctm.affine == nil ? areaScale(of: ctm, around: strokePath) : 1
             // Cut and flattened here, at fixed vertices, so what stays put is drawn through the
             // same points whatever the trim (see `PathMeasure.strokePieces`).
-            let tolerance = strokeTolerance / max(ctm.affine.map(PolylineStroker.largestStretch) ?? penScale, 1e-9)
+            let tolerance = strokeTolerance / max(ctm.affine.map(\.largestStretch) ?? penScale, 1e-9)
             let dashes = s.dashes.isEmpty ? nil : DashPattern(lengths: s.dashes, phase: s.dashPhase)
             let pieces = PathMeasure(strokePath).strokePieces(
                 from: s.start, to: s.end, dashes: dashes, tolerance: tolerance,
@@ -174,7 +174,7 @@ public enum SceneRenderer {
     /// its coverage accumulated (`CoverageRasterizer`) over its bounds within the clip, and
     /// painted through that mask, which keeps the clip and the operator as `cairo_fill` would.
     private static func fillLarge(_ path: BezierPath, affine: AffineTransform, evenOdd: Bool, in cr: OpaquePointer) {
-        let polylines = PathMeasure(path).flattened(tolerance: 0.05 / max(PolylineStroker.largestStretch(affine), 1e-9))
+        let polylines = PathMeasure(path).flattened(tolerance: 0.05 / max(affine.largestStretch, 1e-9))
         var minX = Double.infinity
         var minY = Double.infinity
         var maxX = -Double.infinity
@@ -277,23 +277,11 @@ public enum SceneRenderer {
     /// own units and are not checked here.
     private static func checkExtent(_ shape: ShapeDrawing, ctm: ProjectiveTransform) throws(RenderError) {
         guard let affine = ctm.affine else { return }
-        var extent = 0.0
-        for path in [shape.fillPath, shape.strokePath] {
-            if let b = path?.bounds { extent = max(extent, abs(b.width), abs(b.height)) }
-        }
-        if shape.strokePath != nil { extent += abs(shape.stroke.width) }
-        let drawn = extent * largestStretch(affine)
+        let (extent, stretch, drawn) = SceneExtent.drawn(shape, through: affine)
         guard !(drawn <= ExportBudget.maximumDrawnExtent) else { return }
         throw RenderError(
-            "a layer is drawn \(formatNumber(drawn)) px across in this frame (its \(formatNumber(extent)) pt outline at a scale of \(formatNumber(largestStretch(affine)))), more than the limit of \(formatNumber(ExportBudget.maximumDrawnExtent)) px (2^23, Cairo's fixed-point range); look for a scale set from state (bind)",
+            "a layer is drawn \(formatNumber(drawn)) px across in this frame (its \(formatNumber(extent)) pt outline at a scale of \(formatNumber(stretch))), more than the limit of \(formatNumber(ExportBudget.maximumDrawnExtent)) px (2^23, Cairo's fixed-point range); look for a scale set from state (bind)",
             isPresetLimit: true)
-    }
-
-    /// The largest factor by which `t` stretches a length (its largest singular value).
-    private static func largestStretch(_ t: AffineTransform) -> Double {
-        let sum = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d
-        let det = t.a * t.d - t.b * t.c
-        return ((sum + max(sum * sum - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
     }
 
     /// Sets Cairo's current path to `polylines` seen through `ctm` (affine: Cairo's matrix;
@@ -393,7 +381,7 @@ public enum SceneRenderer {
         // A8 image of about em² bytes (a 4 000 px em: 72 MB for two glyphs). Hinting is off, so
         // an outline scales exactly; no bundled preset comes near (loading-dots at --scale 16:
         // 544 px).
-        let large = !(text.fontSize * largestStretch(matrix) <= Self.largeTextEm)
+        let large = !(text.fontSize * matrix.largestStretch <= Self.largeTextEm)
         if !large { setMatrix(matrix, cr) }
         let layoutSize = large ? Self.largeTextEm : text.fontSize
         cairo_set_font_face(cr, face.face)

@@ -138,8 +138,9 @@ public enum ExportBudget {
         _ composition: Composition, fps: Double? = nil, duration: Double? = nil, scale: Double = 1, speed: Double = 1
     ) -> [BudgetViolation] {
         var found: [BudgetViolation] = []
+        var plan: LoopPlan?
         do {
-            _ = try LoopPlan.make(
+            plan = try LoopPlan.make(
                 for: composition, fps: fps ?? composition.fps, duration: duration, fpsIsOption: fps != nil,
                 speed: speed)
         } catch {
@@ -150,8 +151,34 @@ public enum ExportBudget {
         tally.add(composition.layers, copies: 1, via: nil)
         found += tally.violations()
         found += extentViolations(composition.layers, scale: scale)
+        if let plan, found.isEmpty, let source = composition.foreign?.model as? any SceneSource {
+            found += sceneExtentViolations(source, plan: plan, scale: scale)
+        }
         found += imageViolations(composition.layers)
         return found
+    }
+
+    /// For a model that draws its own frames (a Lottie file), whose geometry cannot be bounded
+    /// from a preset's keys: the first frame of `plan` with a shape drawn past
+    /// `maximumDrawnExtent` (`SceneExtent.firstOver`), so `validate` and export planning refuse
+    /// what the renderer would refuse mid-export. Evaluates every frame (no drawing); blamed on
+    /// `$.layers`, since the scene does not say which layer a shape came from.
+    static func sceneExtentViolations(_ source: any SceneSource, plan: LoopPlan, scale: Double) -> [BudgetViolation] {
+        guard scale.isFinite, scale > 0 else { return [] }
+        for index in 0..<plan.frameCount {
+            let t = plan.sampleTime(ofFrame: index)
+            guard let over = SceneExtent.firstOver(maximumDrawnExtent, in: source.scene(at: t), scale: scale) else {
+                continue
+            }
+            return [
+                BudgetViolation(
+                    subject: .preset(path: "$.layers"), value: over.drawn, limit: maximumDrawnExtent,
+                    message:
+                        "a shape is drawn \(formatNumber(over.drawn)) px across in frame \(index) (its \(formatNumber(over.extent)) pt outline at a scale of \(formatNumber(over.stretch))), more than the limit of \(formatNumber(maximumDrawnExtent)) px (2^23, Cairo's fixed-point range)"
+                )
+            ]
+        }
+        return []
     }
 
     /// The first layer whose drawn extent (`maximumDrawnExtent`) can exceed the limit, blamed on
