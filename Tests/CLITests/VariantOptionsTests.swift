@@ -72,7 +72,7 @@ struct VariantOptionsTests {
         (["--size", "0"], "error: --size 0: expected a pixel size 1…16384 (the larger canvas side)"),
         (["--size", "24,24"], "error: --size 24,24: 24 is repeated"),
         (["--size", "12.5"], "error: --size 12.5: expected a pixel size"),
-        (["--speed", "0"], "error: --speed 0: expected a speed factor 0.01…100 (2 plays twice as fast)"),
+        (["--speed", "0"], "error: --speed 0: expected a speed factor 0.01…100 without a unit (2 plays twice as fast"),
         (["--speed", "fast"], "error: --speed fast: expected a speed factor 0.01…100"),
         (["--speed", "101"], "error: --speed 101: expected a speed factor 0.01…100"),
         (["--poster", "100%"], "error: --poster 100%: expected a percentage of the loop, 0 ≤ P < 100"),
