@@ -98,7 +98,7 @@ enum ExportCommand {
             let stale = outcomes.map { $0.missing.count + $0.different.count }.reduce(0, +)
             if stale > 0 {
                 console.error(
-                    "\(stale) of \(fileCount) files \(stale == 1 ? "is missing or differs" : "are missing or differ") from what the presets give now; run the same command without 'check' to regenerate them"
+                    "\(stale) of \(counted(fileCount, "file")) \(stale == 1 ? "is missing or differs" : "are missing or differ") from what the presets give now; run the same command without 'check' to regenerate them"
                 )
                 return (.stale, fileCount)
             }
@@ -199,7 +199,7 @@ enum ExportCommand {
         if outcome.upToDate {
             if mode == .write && !options.quiet && !options.watch {
                 let n = outcome.fileCount
-                let files = "\(n) file\(n == 1 ? "" : "s")"
+                let files = counted(n, "file")
                 console.out("\(product.job.presetPath): \(product.job.stem): up to date (\(files))")
             }
             return

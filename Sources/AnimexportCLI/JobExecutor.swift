@@ -69,7 +69,7 @@ enum JobExecutor {
             return "\(FramesFormat.suffixed(p.target.path, "-*")): \(p.facts)"
         default:
             return
-                "\(p.target.path): \(plan.frameCount) frame\(plan.frameCount == 1 ? "" : "s"), \(formatNumber(plan.period)) s loop, \(pixels), \(Command.formatBytes(p.byteCount)), \(p.facts)"
+                "\(p.target.path): \(counted(plan.frameCount, "frame")), \(formatNumber(plan.period)) s loop, \(pixels), \(Command.formatBytes(p.byteCount)), \(p.facts)"
         }
     }
 }

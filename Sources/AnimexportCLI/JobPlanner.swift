@@ -60,7 +60,7 @@ enum JobPlanner {
                     }
                 }
                 guard !presets.isEmpty else {
-                    let skipped = json.isEmpty ? "" : " (\(json.count) .json file\(json.count == 1 ? "" : "s") skipped)"
+                    let skipped = json.isEmpty ? "" : " (\(counted(json.count, ".json file")) skipped)"
                     throw UsageError(message: "\(argument) holds no .json presets\(skipped)")
                 }
                 files += presets
@@ -183,7 +183,7 @@ enum JobPlanner {
             }
             if fresh > 0 {
                 let count = error.diagnostics.filter { $0.severity == .error }.count
-                console.note("\(path): \(count) error\(count == 1 ? "" : "s"); nothing written")
+                console.note("\(path): \(counted(count, "error")); nothing written")
             }
             throw ExitFailure(code: .badPreset)
         } catch let error as ParameterOverrideError {
@@ -259,7 +259,9 @@ enum JobPlanner {
                 for rendition in renditions {
                     do {
                         let job = try makeJob(path, loaded, variant, rendition, options)
+                        // A still (one frame, or nothing that moves) has no timing to resample.
                         if let gifPlan = job.framePlan(of: .gif), gifPlan.fps < job.plan.fps, !gifWarned,
+                            job.plan.frameCount > 1, job.plan.source != .still,
                             job.targets.contains(where: { $0.kind == .gif && $0.written })
                         {
                             gifWarned = true
@@ -287,6 +289,7 @@ enum JobPlanner {
                         where printed.insert(line).inserted {
                             console.error(line)
                         }
+                        if let note = error.note, printed.insert(note).inserted { console.note(note) }
                         worst = worst.combined(with: error.code)
                     }
                 }
@@ -314,6 +317,8 @@ enum JobPlanner {
         var message: String
         /// Problems at a preset's JSON paths, printed as `file:line:col: error: $.path: …`.
         var diagnostics: [Diagnostic] = []
+        /// A `note:` line said after them (once per preset), such as a refusal's "nothing written".
+        var note: String?
     }
 
     private static func makeJob(
@@ -335,7 +340,9 @@ enum JobPlanner {
                 message: violations.filter(\.isUsageError).map {
                     "\(path): \($0.description)" + Rendition.note(rendition, composition.canvas)
                 }.joined(separator: "\n"),
-                diagnostics: violations.compactMap { $0.diagnostic(file: path.description, composition: composition) })
+                diagnostics: violations.compactMap { $0.diagnostic(file: path.description, composition: composition) },
+                // Refused before rendering, like a preset with errors: the run writes nothing.
+                note: "\(path): \(counted(violations.count, "error")); nothing written")
         }
         var plan: LoopPlan
         do {
@@ -365,7 +372,9 @@ enum JobPlanner {
             guard i < plan.frameCount else {
                 throw JobError(
                     code: .usage,
-                    message: "--frame \(i): \(path) loops in \(plan.frameCount) frames (0…\(plan.frameCount - 1))")
+                    message:
+                        "--frame \(i): \(path) loops in \(counted(plan.frameCount, "frame")) (0…\(plan.frameCount - 1))"
+                )
             }
             stillTime = plan.time(ofFrame: i)
         case .time(let t)?: stillTime = t
@@ -477,6 +486,14 @@ enum JobPlanner {
             if options.outputs.isEmpty { create.append(OutputPlan.defaultDirectory) }
             create += options.outputs.filter(\.hasTrailingSlash).map(\.removingTrailingSlashes)
             if let frames = options.framesDirectory { create.append(frames.removingTrailingSlashes) }
+            // The folder of a file output (`-o new/x.gif`, `--report new/r.json`), as for `-o DIR/`.
+            let files =
+                options.outputs.filter { !OutputPlan.isDirectory($0) }
+                + [options.reportPath, options.previewPath].compactMap { $0 }
+            for file in files {
+                let dir = file.directory
+                if !create.contains(dir) { create.append(dir) }
+            }
             for dir in create where !dir.isEmpty && !dir.exists {
                 // The levels that are missing, outermost first, for removeEmpty.
                 var missing: [FilePath] = []
@@ -490,7 +507,7 @@ enum JobPlanner {
                 do {
                     try dir.createDirectories()
                 } catch {
-                    console.error("cannot create \(error.path): \(error.reason)")
+                    console.error("cannot create the folder \(error.path): \(error.reason)")
                     removeEmpty(made + missing)
                     throw ExitFailure(code: .failure)
                 }

@@ -30,7 +30,7 @@ enum ListCommand {
             } catch let error as PresetError {
                 let count = error.diagnostics.filter { $0.severity == .error }.count
                 blocks.append(
-                    "\(path)\n  invalid: \(count) error\(count == 1 ? "" : "s"); run 'animexport validate \(path)' to see them"
+                    "\(path)\n  invalid: \(counted(count, "error")); run 'animexport validate \(path)' to see them"
                 )
                 code = code.combined(with: .badPreset)
             } catch {
@@ -54,7 +54,7 @@ enum ListCommand {
         do {
             let plan = try LoopPlan.make(for: composition, fps: composition.fps)
             facts.append("\(formatNumber(plan.period)) s loop")
-            facts.append("\(plan.frameCount) frame\(plan.frameCount == 1 ? "" : "s")")
+            facts.append(counted(plan.frameCount, "frame"))
         } catch {
             facts.append("no loop period: \(error.message)")
         }

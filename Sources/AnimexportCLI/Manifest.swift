@@ -58,7 +58,7 @@ enum Manifest {
     /// The document without `hmac` (RFC 8259 JSON, `JSONText`'s layout).
     static func body(job: ExportJob, build: String, inputs: Inputs, outputs: [Entry]) -> JSONText {
         func file(_ e: Entry, size: Bool) -> JSONText {
-            var members = [JSONText.Member(key: "path", value: .string(e.path.description))]
+            var members = [JSONText.Member(key: "path", value: .string(spelling(of: e.path)))]
             if size { members.append(JSONText.Member(key: "bytes", value: .integer(e.size))) }
             members.append(JSONText.Member(key: "sha256", value: .string(Digest.hex(e.digest))))
             return .object(members)
@@ -74,6 +74,23 @@ enum Manifest {
             JSONText.Member(key: "outputs", value: .array(outputs.map { file($0, size: true) })),
         ])
     }
+
+    /// How a manifest names a file: one spelling per file, whatever the command line wrote, so
+    /// that `check ./presets/p.json`, `check /abs/presets/p.json` and a batch run on `presets/`
+    /// agree about the same job (the path as typed made each a "manifest stale"). It is the
+    /// canonical name (`FilePath.canonical`: absolute, links resolved), relative to the current
+    /// folder when inside it, which for the usual `presets/p.json` is the name as typed.
+    static func spelling(of path: FilePath) -> String {
+        let full = path.canonical.bytes
+        let base = currentFolder.bytes + [UInt8(ascii: "/")]
+        if full.count > base.count, full.starts(with: base) {
+            return FilePath(bytes: full.dropFirst(base.count)).description
+        }
+        return FilePath(bytes: full).description
+    }
+
+    /// The current folder, canonical, read once (the tool never changes it).
+    private static let currentFolder: FilePath = FilePath(".").canonical
 
     /// The whole manifest: `body` with its `hmac` member last.
     static func document(_ body: JSONText, key: [UInt8]) throws(Digest.Failure) -> [UInt8] {

@@ -10,9 +10,29 @@ extension Options {
         _ text: String, _ name: String, _ expected: String, _ valid: (Double) -> Bool
     ) throws(UsageError) -> Double {
         guard let n = Double(text), n.isFinite, valid(n) else {
-            throw UsageError(message: "\(name) \(text): expected \(expected)")
+            var message = "\(name) \(text): expected \(expected)"
+            if let bare = bareNumber(text), valid(bare) {
+                message += "; write it without the unit: \(name) \(formatNumber(bare))"
+            }
+            throw UsageError(message: message)
         }
         return n
+    }
+
+    /// The number a value written with a unit means (`2s` → 2, `250ms` → 0.25, `2x` → 2,
+    /// `30fps` → 30, `10px` → 10), for the hint that options take bare numbers; nil otherwise.
+    static func bareNumber(_ text: String) -> Double? {
+        let units: [(suffix: String, factor: Double)] = [
+            ("ms", 0.001), ("fps", 1), ("seconds", 1), ("secs", 1), ("sec", 1), ("s", 1), ("px", 1), ("pt", 1),
+            ("x", 1),
+        ]
+        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
+        for unit in units where lower.hasSuffix(unit.suffix) {
+            let number = lower.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+            if let n = Double(number), n.isFinite { return n * unit.factor }
+            return nil
+        }
+        return nil
     }
 
     static func integer(
@@ -37,7 +57,7 @@ extension Options {
     static func color(_ text: String, _ name: String) throws(UsageError) -> RGBAColor {
         guard let c = RGBAColor(parsing: text) else {
             var message = "\(name) \(text): expected a colour (\(RGBAColor.acceptedColorForms))"
-            if let near = suggestion(for: text, among: RGBAColor.namedColors.map(\.name)) {
+            if let near = RGBAColor.nearColorName(text) {
                 message += "; did you mean \(near)?"
             }
             throw UsageError(message: message)

@@ -79,7 +79,7 @@ extension Options {
         case "--speed":
             variantOptions.speed = try Self.number(
                 value, name,
-                "a speed factor \(formatNumber(VariantOptions.minimumSpeed))…\(formatNumber(VariantOptions.maximumSpeed)) (2 plays twice as fast)"
+                "a speed factor \(formatNumber(VariantOptions.minimumSpeed))…\(formatNumber(VariantOptions.maximumSpeed)) without a unit (2 plays twice as fast, 0.5 half as fast)"
             ) { $0 >= VariantOptions.minimumSpeed && $0 <= VariantOptions.maximumSpeed }
         case "--poster":
             variantOptions.poster = try Self.poster(value)
@@ -96,11 +96,17 @@ extension Options {
     static func poster(_ text: String) throws(UsageError) -> PosterTime {
         if text.hasSuffix("%") {
             guard let percent = Double(text.dropLast()), percent >= 0, percent < 100 else {
-                throw UsageError(message: "--poster \(text): expected a percentage of the loop, 0 ≤ P < 100 (e.g. 25%)")
+                throw UsageError(
+                    message:
+                        "--poster \(text): expected a percentage of the loop, 0 ≤ P < 100 (--poster 25%; 100% is the start again: --poster 0%), or seconds into the loop without a unit (--poster 1.5)"
+                )
             }
             return .fraction(percent / 100)
         }
-        let seconds = try number(text, "--poster", "seconds into the loop ≥ 0 (e.g. 0.5) or a percentage (e.g. 25%)") {
+        let seconds = try number(
+            text, "--poster",
+            "seconds into the loop ≥ 0 without a unit (--poster 1.5 is 1.5 s, taken modulo the loop) or a percentage of the loop, 0 ≤ P < 100 (--poster 25%)"
+        ) {
             $0 >= 0 && $0 <= 86_400
         }
         return .seconds(seconds)

@@ -127,6 +127,7 @@ struct Options: Equatable {
         .check: ["--strict", "--watch", "--preview", "--report"],
         .validate: Set(valued.keys).union(flags).subtracting([
             "--set", "--fps", "--duration", "--strict", "--quiet", "-q", "--help", "-h", "--version", "--exclude",
+            "--format",
         ]),
         .list: Set(valued.keys).union(flags).subtracting(["--quiet", "-q", "--help", "-h", "--version", "--exclude"]),
     ]
@@ -300,7 +301,8 @@ struct Options: Equatable {
             variantOptions.scaleGiven = true
         case "--duration":
             duration = try Self.number(
-                value, name, "a loop period in seconds, 0.02…600 (a GIF frame lasts at least 2 cs)"
+                value, name,
+                "a loop period in seconds, 0.02…600, without a unit (--duration 1.5 is 1.5 s; a GIF frame lasts at least 2 cs)"
             ) {
                 $0 >= 0.02 && $0 <= 600
             }
@@ -351,7 +353,10 @@ struct Options: Equatable {
             still = .index(try Self.integer(value, name, "a frame number ≥ 0", 0...1_000_000))
         case "--time":
             guard still == nil else { throw UsageError(message: "give one of --frame and --time") }
-            still = .time(try Self.number(value, name, "seconds ≥ 0") { $0 >= 0 && $0 <= 86_400 })
+            still = .time(
+                try Self.number(value, name, "seconds ≥ 0 on the preset's clock, without a unit (--time 1.5)") {
+                    $0 >= 0 && $0 <= 86_400
+                })
         case "--dither":
             dither = try Self.choice(
                 value, name, ["none": .none, "ordered": .ordered, "fs": .floydSteinberg], "none, ordered or fs")

@@ -3,6 +3,7 @@
 import Dispatch
 import Export
 import Foundation
+import Spec
 
 #if canImport(Glibc)
     import Glibc
@@ -48,7 +49,7 @@ enum WatchCommand {
         }
         let folders = options.presets.filter(\.isDirectory)
         if !options.quiet {
-            let what = "\(watched.count) preset\(watched.count == 1 ? "" : "s")"
+            let what = counted(watched.count, "preset")
             let also =
                 folders.isEmpty ? "" : " and new presets in \(folders.map(\.description).joined(separator: ", "))"
             console.err("watching \(what)\(also); Ctrl-C to stop")
@@ -119,7 +120,7 @@ enum WatchCommand {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             line =
                 result.code == .success
-                ? "\(watched.path): \(result.files) file\(result.files == 1 ? "" : "s") in \(String(format: "%.2f", locale: nil, seconds)) s"
+                ? "\(watched.path): \(counted(result.files, "file")) in \(String(format: "%.2f", locale: nil, seconds)) s"
                 : "\(watched.path): failed (exit \(result.code.rawValue)); waiting for the next save"
         } catch {
             line = "\(watched.path): failed (exit \(error.code.rawValue)); waiting for the next save"

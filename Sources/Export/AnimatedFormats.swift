@@ -3,6 +3,7 @@
 import Encode
 import Foundation
 import Render
+import Spec
 import Timeline
 
 /// Animated PNG (`NAME.apng`) through `APNGEncoder`: real 8-bit alpha, delays as exact fractions.
@@ -36,7 +37,7 @@ public struct APNGFormat: OutputFormat {
         switch encoded.colorType {
         case .indexed:
             let colors = encoded.paletteSize ?? 0
-            product.facts = "\(colors) RGBA colour\(colors == 1 ? "" : "s") (indexed)"
+            product.facts = "\(counted(colors, "RGBA colour")) (indexed)"
         case .truecolorAlpha: product.facts = "truecolour with alpha"
         }
         product.timing = Self.timing(encoded.delays, plan: context.plan)

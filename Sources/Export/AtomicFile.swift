@@ -57,7 +57,8 @@ public enum AtomicFile {
         }
         guard fd >= 0 else {
             throw WriteError(
-                path: path, reason: "directory \(dir) is not writable (\(String(cString: strerror(errno))))")
+                path: path,
+                reason: "directory \(dir) is not writable: \(FilePath.creationFailure(errno: errno, in: dir))")
         }
         close(fd)
         template.withUnsafeBufferPointer { buffer in

@@ -241,12 +241,30 @@ public struct FilePath: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// - Throws: `FileReadError` naming the folder that could not be made.
     public func createDirectories() throws(FileReadError) {
         if isDirectory { return }
+        if exists { throw FileReadError(path: self, reason: "\(self) is a file, not a directory") }
         let parent = directory
         if parent != self, !parent.isEmpty, parent.bytes != [Self.dot], parent.bytes != [Self.slash] {
             try parent.createDirectories()
         }
         if withCString({ mkdir($0, 0o777) }) != 0, !(errno == EEXIST && isDirectory) {
-            throw FileReadError(path: self, reason: Self.reason(errno: errno))
+            throw FileReadError(path: self, reason: Self.creationFailure(errno: errno, in: parent))
+        }
+    }
+
+    /// Why a file or folder could not be made in the existing folder `folder`, in words, for the
+    /// `errno` that `mkdir(2)` or `mkstemp(3)` left: `permission denied (…)` for `EACCES`/`EPERM`,
+    /// `read-only file system` for `EROFS`, `… accepts no new files (…)` for `ENOENT` in a
+    /// folder that exists (a virtual file system such as `/proc`), `not a directory` for
+    /// `ENOTDIR`, `no space left on the device` for `ENOSPC`, otherwise `strerror`'s words.
+    public static func creationFailure(errno code: Int32, in folder: FilePath) -> String {
+        switch code {
+        case EACCES, EPERM: "permission denied (this user may not create files in \(folder))"
+        case EROFS: "read-only file system"
+        case ENOENT where folder.isDirectory:
+            "\(folder) accepts no new files (a virtual file system such as /proc or /sys)"
+        case ENOTDIR: "not a directory"
+        case ENOSPC: "no space left on the device"
+        default: reason(errno: code)
         }
     }
 

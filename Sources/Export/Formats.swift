@@ -64,7 +64,7 @@ public struct GIFFormat: OutputFormat {
         var product = FormatProduct(target: target)
         product.byteCount = encoded.bytes.count
         product.facts =
-            "\(encoded.paletteSize) colour\(encoded.paletteSize == 1 ? "" : "s")\(encoded.quantized ? " (quantised)" : "")"
+            "\(counted(encoded.paletteSize, "colour"))\(encoded.quantized ? " (quantised)" : "")"
         if encoded.collapsedEdgePixels > 0 {
             product.warnings.append(
                 "\(target.path): \(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
@@ -337,7 +337,7 @@ public struct FramesFormat: OutputFormat {
                 product.byteCount += bytes.count
             }
         }
-        product.facts = "\(count) PNG frame\(count == 1 ? "" : "s")"
+        product.facts = counted(count, "PNG frame")
         return product
     }
 }

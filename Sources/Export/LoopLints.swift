@@ -50,7 +50,7 @@ public enum LoopLints {
                 Diagnostic(
                     .warning, file: file, path: durationPath, location: nil,
                     message:
-                        "the loop of \(formatNumber(plan.period)) s holds no whole number of the \(list) cycle\(cut.count == 1 ? "" : "s"), so the GIF jumps at its seam; use a multiple of the cycle or leave the duration to the tool",
+                        "the loop of \(formatNumber(plan.period)) s holds no whole number of the \(list) \(cut.count == 1 ? "cycle" : "cycles"), so the GIF jumps at its seam; use a multiple of the cycle or leave the duration to the tool",
                     lint: "loop-cut"))
         }
         if case .cycles(let cycles) = plan.source, let longest = cycles.max() {
@@ -62,7 +62,7 @@ public enum LoopLints {
                     Diagnostic(
                         .warning, file: file, path: "$", location: nil,
                         message:
-                            "the animations' cycles (\(list)) line up only every \(formatNumber(lcm / 1000)) s, so the loop has \(plan.frameCount) frames; make the cycles divide each other or set \"duration\"",
+                            "the animations' cycles (\(list)) line up only every \(formatNumber(lcm / 1000)) s, so the loop has \(counted(plan.frameCount, "frame")); make the cycles divide each other or set \"duration\"",
                         lint: "long-loop"
                     ))
             }

@@ -49,7 +49,7 @@ public struct LottieFormat: OutputFormat {
         try sink.put(OutputFile(path: target.path, bytes: bytes))
         var product = FormatProduct(target: target)
         product.byteCount = bytes.count
-        product.facts = "Lottie 1.0, \(context.plan.frameCount) baked frames"
+        product.facts = "Lottie 1.0, \(counted(context.plan.frameCount, "baked frame"))"
         product.warnings = document.warnings.map { "\(target.path): \($0)" }
         if context.keepBytes { product.previewBytes = bytes }
         return product

@@ -282,7 +282,9 @@ final class DecodeContext {
             case .color(let c)?: return c
             case .string(let s)?:
                 if let c = RGBAColor(parsing: s) { return c }
-                error(path, value.location, "parameter $\(name) holds \"\(s)\", which is not a colour")
+                var message = "parameter $\(name) holds \"\(s)\", which is not a colour"
+                if let near = RGBAColor.nearColorName(s) { message += "; did you mean \"\(near)\"?" }
+                error(path, value.location, message)
                 return nil
             case let other?:
                 error(path, value.location, "parameter $\(name) is a \(other.typeName), but a colour is needed here")
@@ -294,7 +296,7 @@ final class DecodeContext {
         }
         if let c = RGBAColor(parsing: text) { return c }
         var message = "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(text)\""
-        if let near = suggestion(for: text, among: RGBAColor.namedColors.map(\.name)) {
+        if let near = RGBAColor.nearColorName(text) {
             message += "; did you mean \"\(near)\"?"
         }
         error(path, value.location, message)

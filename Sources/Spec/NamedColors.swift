@@ -120,6 +120,14 @@ extension RGBAColor {
         return apple + cssColors.map(\.name).filter { !taken.contains($0) }
     }
 
+    /// The colour name `text` was most likely meant to be (`sytemRed` → `systemRed`, `tomatoe` →
+    /// `tomato`), among every name `colorNames` lists, by `suggestion(for:among:)`; nil when
+    /// none is close, or when `text` is no word (hex, a function such as `rgb(…)`).
+    public static func nearColorName(_ text: String) -> String? {
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
+        return suggestion(for: text, among: colorNames)
+    }
+
     /// Lower-cased name → colour, SwiftUI's names winning over UIKit's and both over CSS's.
     private static let colorsByLowercasedName: [String: RGBAColor] = {
         var table: [String: RGBAColor] = [:]

@@ -354,7 +354,9 @@ struct PresetDecoder {
         case (.string(let s), "string"?): return .string(s)
         case (.string(let s), "color"?):
             if let c = RGBAColor(parsing: s) { return .color(c) }
-            context.error(path, value.location, "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(s)\"")
+            var message = "expected a colour (\(RGBAColor.acceptedColorForms)), found \"\(s)\""
+            if let near = RGBAColor.nearColorName(s) { message += "; did you mean \"\(near)\"?" }
+            context.error(path, value.location, message)
             return nil
         case (.string(let s), nil):
             // `#…`, `0x…` and CSS colour functions read as colours; other strings are colours
@@ -431,8 +433,9 @@ struct PresetDecoder {
             return .number(n)
         case .color:
             guard let c = RGBAColor(parsing: text) else {
-                throw ParameterOverrideError(
-                    message: "--set \(p.name)=\(text): expected a colour (\(RGBAColor.acceptedColorForms))")
+                var message = "--set \(p.name)=\(text): expected a colour (\(RGBAColor.acceptedColorForms))"
+                if let near = RGBAColor.nearColorName(text) { message += "; did you mean \(p.name)=\(near)?" }
+                throw ParameterOverrideError(message: message)
             }
             return .color(c)
         case .bool:

@@ -61,9 +61,11 @@ public enum ToolInfo {
                                  blended onto it (default: the preset's canvas.matte); "none"
                                  thresholds edges at 50 % alpha and warns
           --set NAME=VALUE       override a preset parameter (repeatable), e.g. --set color=#FF3B30;
-                                 a list (--set size=24,32) makes one output each: NAME-size-24.gif
-          --zip                  --set lists pair up row by row (size=24,32 strokeWidth=2,3: two
-                                 outputs), instead of every combination
+                                 a list (--set size=24,32) makes one output each: NAME-size-24.gif;
+                                 several lists make every combination (two lists of 2: 4 outputs)
+          --zip                  take the lists (--set, --size, --scale) row by row instead: the
+                                 i-th values go together, so size=24,32 with strokeWidth=2,3 is
+                                 2 outputs, not 4; every list needs the same length
           --size PX[,PX...]      scale so the larger canvas side is PX pixels: NAME-32.gif (not
                                  with --scale)
           --name TEMPLATE        stem of the names in -o DIR/: {preset} {scale} {px} {fps}

@@ -207,11 +207,12 @@ import Testing
         #expect(listing(dir).isEmpty)
     }
 
-    @Test func missingOutputDirectoryExits1AndLeavesNothing() throws {
+    @Test func missingOutputDirectoryIsCheckedNotCreatedByCheck() throws {
+        // An export creates the folder of -o FILE (SecondDayTests); check creates nothing.
         let dir = try temporaryDirectory()
-        let run = try runTool([Self.circular, "-o", "nowhere/loader.gif"], in: dir)
+        let run = try runTool(["check", Self.circular, "-o", "nowhere/loader.gif"], in: dir)
         #expect(run.status == 1)
-        #expect(run.stderr.contains("error: cannot write nowhere/loader.gif: directory nowhere does not exist"))
+        #expect(run.stderr.contains("error: cannot check nowhere/loader.gif: directory nowhere does not exist"))
         #expect(listing(dir).isEmpty)
     }
 

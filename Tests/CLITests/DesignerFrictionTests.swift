@@ -83,7 +83,7 @@ import Testing
         #expect(
             other.stdout == "presets/dot.json: dot: rendered to compare (options differ)\ndiffers: out/dot.gif\n",
             "\(other.stdout)")
-        #expect(other.stderr.hasPrefix("error: 1 of 1 files is missing or differs from what"), "\(other.stderr)")
+        #expect(other.stderr.hasPrefix("error: 1 of 1 file is missing or differs from what"), "\(other.stderr)")
     }
 
     /// `--speed 0.75` moves a 1 s loop off the GIF grid: the warning names the option, not the

@@ -72,7 +72,7 @@ struct VariantOptionsTests {
         (["--size", "0"], "error: --size 0: expected a pixel size 1…16384 (the larger canvas side)"),
         (["--size", "24,24"], "error: --size 24,24: 24 is repeated"),
         (["--size", "12.5"], "error: --size 12.5: expected a pixel size"),
-        (["--speed", "0"], "error: --speed 0: expected a speed factor 0.01…100 (2 plays twice as fast)"),
+        (["--speed", "0"], "error: --speed 0: expected a speed factor 0.01…100 without a unit (2 plays twice as fast"),
         (["--speed", "fast"], "error: --speed fast: expected a speed factor 0.01…100"),
         (["--speed", "101"], "error: --speed 101: expected a speed factor 0.01…100"),
         (["--poster", "100%"], "error: --poster 100%: expected a percentage of the loop, 0 ≤ P < 100"),
@@ -113,7 +113,7 @@ struct VariantOptionsTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "error: \(Self.circular): --scale: 64×64 pt at --scale 78.125 is 5000×5000 = 25000000 pixels per frame, more than the limit of 16777216 (4096×4096); --size 5000 is --scale 78.125 for this 64×64 pt canvas\n"
+                == "error: \(Self.circular): --scale: 64×64 pt at --scale 78.125 is 5000×5000 = 25000000 pixels per frame, more than the limit of 16777216 (4096×4096); --size 5000 is --scale 78.125 for this 64×64 pt canvas\nnote: \(Self.circular): 1 error; nothing written\n"
         )
         #expect(listing(dir).isEmpty)
     }
@@ -167,7 +167,7 @@ struct VariantOptionsTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "error: square.json: --speed: the 1 s loop at speed 100 lasts 0.01 s, shorter than 0.02 s (one GIF frame); use a speed up to 50\n"
+                == "error: square.json: --speed: the 1 s loop at speed 100 lasts 0.01 s, shorter than 0.02 s (one GIF frame); use a speed up to 50\nnote: square.json: 1 error; nothing written\n"
         )
         #expect(listing(dir) == ["square.json"])
     }

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Spec
+import Testing
+
+/// Issue 19's second round of fresh-user findings, each through the real binary in a temporary
+/// folder: the exact message, the exit code, and what is (not) left on disk.
+struct SecondDayTests {
+    static let circular = packageRoot + "/presets/circular.json"
+
+    /// A 10 × 10 pt preset with one red square that moves for `duration` seconds at `fps`.
+    static func preset(name: String = "dot", fps: Double = 30, duration: Double = 1, extra: String = "") -> String {
+        """
+        {"version": 1, "name": "\(name)", "canvas": {"width": 10, "height": 10}, "fps": \(fps), "duration": \(duration),\(extra)
+         "layers": [{"type": "rect", "center": [5, 5], "size": [4, 4], "fill": "#FF3B30",
+           "animations": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": \(duration)}]}]}
+        """
+    }
+
+    // MARK: 1. counts
+
+    @Test func countsAgreeWithTheirNouns() {
+        #expect(counted(1, "frame") == "1 frame")
+        #expect(counted(0, "frame") == "0 frames")
+        #expect(counted(3, "frame") == "3 frames")
+        #expect(
+            counted(1, "lint (an error under --strict)", plural: "lints (errors under --strict)")
+                == "1 lint (an error under --strict)")
+        #expect(
+            counted(3, "lint (an error under --strict)", plural: "lints (errors under --strict)")
+                == "3 lints (errors under --strict)")
+    }
+
+    @Test func validateCountsLintsUnderStrictInTheirPlural() throws {
+        let dir = try temporaryDirectory()
+        // fps 60 is one lint (fps-above-50); a 1.005 s loop adds period-off-grid, which is
+        // counted apart (GIF only); the opacity keyframes are fine.
+        try writeFile(Self.preset(fps: 60), to: dir + "/p.json")
+        let one = try runTool(["validate", "p.json", "--strict"], in: dir)
+        #expect(one.status == 65)
+        #expect(one.stderr.hasSuffix("note: p.json: 1 lint (an error under --strict)\n"), "\(one.stderr)")
+        // Three presets' worth in one file is not possible; three lints in one preset: fps,
+        // and two strokeEnd keyframes outside 0…1 on two layers.
+        let three = """
+            {"version": 1, "name": "t", "canvas": {"width": 10, "height": 10}, "fps": 60, "duration": 1,
+             "layers": [
+              {"type": "line", "from": [0, 0], "to": [10, 10], "stroke": {"color": "#000000", "width": 1},
+               "animations": [{"keyPath": "strokeEnd", "fromValue": 0, "toValue": 2, "duration": 1}]},
+              {"type": "line", "from": [0, 10], "to": [10, 0], "stroke": {"color": "#000000", "width": 1},
+               "animations": [{"keyPath": "strokeEnd", "fromValue": 0, "toValue": 3, "duration": 1}]}]}
+            """
+        try writeFile(three, to: dir + "/t.json")
+        let run = try runTool(["validate", "t.json", "--strict"], in: dir)
+        #expect(run.status == 65)
+        #expect(run.stderr.hasSuffix("note: t.json: 3 lints (errors under --strict)\n"), "\(run.stderr)")
+        #expect(!run.stderr.contains(")s"))
+        #expect(listing(dir) == ["p.json", "t.json"])
+    }
+
+    @Test func aOneFrameLoopSaysOneFrame() throws {
+        let dir = try temporaryDirectory()
+        // 0.1 s at 10 fps: one frame.
+        try writeFile(Self.preset(fps: 10, duration: 0.1), to: dir + "/p.json")
+        let run = try runTool(["validate", "p.json"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "p.json: valid (0.1 s loop, 1 frame at 10 fps, 10×10 pt)\n")
+        let list = try runTool(["list", "p.json"], in: dir)
+        #expect(list.stdout.contains("1 frame\n") || list.stdout.contains("1 frame,"), "\(list.stdout)")
+        #expect(!list.stdout.contains("1 frames"))
+    }
+
+    // MARK: 2. budget refusals say nothing was written
+
+    @Test func aBudgetRefusalSaysNothingWasWritten() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(
+            ##"{"version": 1, "name": "big", "canvas": {"width": 300, "height": 300}, "layers": [{"type": "rect", "center": [5, 5], "size": [4, 4], "fill": "#FF3B30"}]}"##,
+            to: dir + "/big.json")
+        let run = try runTool(["big.json", "--scale", "16", "-o", "out/"], in: dir)
+        #expect(run.status == 64)
+        #expect(
+            run.stderr
+                == "error: big.json: --scale: 300×300 pt at --scale 16 is 4800×4800 = 23040000 pixels per frame, more than the limit of 16777216 (4096×4096)\nnote: big.json: 1 error; nothing written\n"
+        )
+        #expect(listing(dir) == ["big.json"])
+    }
+
+    // MARK: 3. colour names
+
+    @Test func misspeltColourNamesGetTheNearestName() throws {
+        let dir = try temporaryDirectory()
+        let set = try runTool([Self.circular, "--set", "color=sytemRed", "-o", "x.gif"], in: dir)
+        #expect(set.status == 64)
+        #expect(set.stderr.hasPrefix("error: \(Self.circular): --set color=sytemRed: expected a colour ("))
+        #expect(set.stderr.hasSuffix("; did you mean color=systemRed?\n"), "\(set.stderr)")
+        let option = try runTool([Self.circular, "--background", "tomatoe", "-o", "x.gif"], in: dir)
+        #expect(option.status == 64)
+        #expect(option.stderr.contains("; did you mean tomato?"), "\(option.stderr)")
+        // In a preset: a fill, and a colour-typed parameter's default.
+        let fill = Self.preset().replacingOccurrences(of: "\"#FF3B30\"", with: "\"sytemRed\"")
+        try writeFile(fill, to: dir + "/fill.json")
+        let inFile = try runTool(["fill.json", "-o", "x.gif"], in: dir)
+        #expect(inFile.status == 65)
+        #expect(inFile.stderr.contains("found \"sytemRed\"; did you mean \"systemRed\"?"), "\(inFile.stderr)")
+        let param = Self.preset(extra: #" "params": {"color": {"default": "sytemRed", "type": "color"}},"#)
+        try writeFile(param, to: dir + "/param.json")
+        let inParam = try runTool(["validate", "param.json"], in: dir)
+        #expect(inParam.status == 65)
+        #expect(inParam.stderr.contains("found \"sytemRed\"; did you mean \"systemRed\"?"), "\(inParam.stderr)")
+        #expect(listing(dir) == ["fill.json", "param.json"])
+    }
+
+    // MARK: 4. the folder of a file output is created
+
+    @Test func aFileOutputInANewFolderCreatesIt() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "newdir/deeper/x.gif"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "note: created folder newdir/deeper/\n")
+        #expect(listing(dir + "/newdir/deeper") == ["x.gif"])
+        // check creates nothing.
+        let check = try runTool(["check", Self.circular, "-o", "other/x.gif"], in: dir)
+        #expect(check.status == 1)
+        #expect(check.stderr == "error: cannot check other/x.gif: directory other does not exist\n")
+        #expect(listing(dir) == ["newdir"])
+    }
+
+    @Test func aFolderThatCannotBeMadeIsNamedWithItsReason() throws {
+        let dir = try temporaryDirectory()
+        try writeFile("not a folder", to: dir + "/plain")
+        let run = try runTool([Self.circular, "-o", "plain/sub/x.gif"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: cannot create the folder plain: plain is a file, not a directory\n")
+        #expect(listing(dir) == ["plain"])
+    }
+
+    // MARK: 5. an unwritable place
+
+    @Test func anUnwritablePlaceSaysWhy() throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "/proc/x.gif"], in: dir)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr
+                == "error: cannot write /proc/x.gif: directory /proc is not writable: /proc accepts no new files (a virtual file system such as /proc or /sys)\n"
+        )
+        try writeFile("x", to: dir + "/plain")
+        let file = try runTool([Self.circular, "-o", "plain/x.gif"], in: dir)
+        #expect(file.status == 1)
+        #expect(file.stderr == "error: cannot write plain/x.gif: plain is not a directory\n")
+        #expect(listing(dir) == ["plain"])
+    }
+
+    // MARK: 7. units
+
+    @Test(arguments: [
+        (
+            ["--poster", "2s"],
+            "error: --poster 2s: expected seconds into the loop ≥ 0 without a unit (--poster 1.5 is 1.5 s, taken modulo the loop) or a percentage of the loop, 0 ≤ P < 100 (--poster 25%); write it without the unit: --poster 2"
+        ),
+        (
+            ["--poster", "150%"],
+            "error: --poster 150%: expected a percentage of the loop, 0 ≤ P < 100 (--poster 25%; 100% is the start again: --poster 0%), or seconds into the loop without a unit (--poster 1.5)"
+        ),
+        (
+            ["--speed", "0"],
+            "error: --speed 0: expected a speed factor 0.01…100 without a unit (2 plays twice as fast, 0.5 half as fast)"
+        ),
+        (
+            ["--speed", "2x"],
+            "error: --speed 2x: expected a speed factor 0.01…100 without a unit (2 plays twice as fast, 0.5 half as fast); write it without the unit: --speed 2"
+        ),
+        (
+            ["--duration", "1s"],
+            "error: --duration 1s: expected a loop period in seconds, 0.02…600, without a unit (--duration 1.5 is 1.5 s; a GIF frame lasts at least 2 cs); write it without the unit: --duration 1"
+        ),
+        (
+            ["--duration", "250ms"],
+            "error: --duration 250ms: expected a loop period in seconds, 0.02…600, without a unit (--duration 1.5 is 1.5 s; a GIF frame lasts at least 2 cs); write it without the unit: --duration 0.25"
+        ),
+        (
+            ["--fps", "30fps"],
+            "error: --fps 30fps: expected frames per second 0.1…120; write it without the unit: --fps 30"
+        ),
+        (
+            ["--time", "1s"],
+            "error: --time 1s: expected seconds ≥ 0 on the preset's clock, without a unit (--time 1.5); write it without the unit: --time 1"
+        ),
+    ])
+    func valuesWithUnitsSayTheAcceptedForms(arguments: [String], message: String) throws {
+        let dir = try temporaryDirectory()
+        let run = try runTool([Self.circular, "-o", "x.gif"] + arguments, in: dir)
+        #expect(run.status == 64)
+        #expect(run.stderr == message + "\nnote: run 'animexport --help' for usage\n")
+        #expect(listing(dir).isEmpty)
+    }
+
+    // MARK: 8. --help on fan-out
+
+    @Test func helpSaysListsMultiplyAndZipPairsThem() throws {
+        let run = try runTool(["--help"], in: try temporaryDirectory())
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("several lists make every combination (two lists of 2: 4 outputs)"))
+        #expect(run.stdout.contains("2 outputs, not 4; every list needs the same length"))
+        #expect(!run.stdout.contains("--set lists pair up"))
+        // What it says is what happens: two lists of two are 4 files, 2 with --zip.
+        let dir = try temporaryDirectory()
+        let product = try runTool(
+            [Self.circular, "--set", "size=24,32", "--set", "strokeWidth=2,3", "-o", "a/", "--format", "gif", "-q"],
+            in: dir)
+        #expect(product.status == 0, "\(product.stderr)")
+        #expect(listing(dir + "/a").count == 4)
+        let zipped = try runTool(
+            [
+                Self.circular, "--set", "size=24,32", "--set", "strokeWidth=2,3", "--zip", "-o", "b/", "--format",
+                "gif",
+                "-q",
+            ], in: dir)
+        #expect(zipped.status == 0, "\(zipped.stderr)")
+        #expect(listing(dir + "/b").count == 2)
+    }
+
+    // MARK: 9. validate and the GIF grid lint
+
+    @Test func validateStrictFailsOnTheGIFGridLintOnlyForGIF() throws {
+        let dir = try temporaryDirectory()
+        // 1.005 s is off the 1/100 s grid.
+        try writeFile(Self.preset(duration: 1.005), to: dir + "/p.json")
+        let plain = try runTool(["validate", "p.json", "--strict"], in: dir)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(
+            plain.stderr
+                == "p.json: warning: $.duration: the loop period 1.005 s does not land on the 1/100 s grid of GIF delays, so the GIF lasts 1.01 s; make the period a whole number of centiseconds (applies to GIF output only; --strict fails on it with --format gif) [period-off-grid]\n"
+        )
+        #expect(plain.stdout.hasSuffix("; 1 warning for GIF output only\n"), "\(plain.stdout)")
+        let gif = try runTool(["validate", "p.json", "--strict", "--format", "gif"], in: dir)
+        #expect(gif.status == 65)
+        #expect(gif.stderr.hasPrefix("p.json: error: $.duration: the loop period 1.005 s"), "\(gif.stderr)")
+        #expect(gif.stderr.hasSuffix("note: p.json: 1 lint (an error under --strict)\n"))
+        let apng = try runTool(["validate", "p.json", "--strict", "--format", "apng,webp"], in: dir)
+        #expect(apng.status == 0, "\(apng.stderr)")
+        #expect(listing(dir) == ["p.json"])
+    }
+
+    // MARK: 10. stills have no timing warnings
+
+    @Test func aOneFrameLottieGetsNoFPSWarning() throws {
+        let dir = try temporaryDirectory()
+        // One frame (op − ip = 1) at 60 fps.
+        let lottie = #"""
+            {"v": "5.7.4", "fr": 60, "ip": 0, "op": 1, "w": 10, "h": 10, "layers": [
+             {"ty": 4, "ind": 1, "ip": 0, "op": 1, "st": 0, "ks": {}, "shapes": [
+              {"ty": "rc", "p": {"a": 0, "k": [5, 5]}, "s": {"a": 0, "k": [4, 4]}, "r": {"a": 0, "k": 0}},
+              {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}]}]}
+            """#
+        try writeFile(lottie, to: dir + "/still.json")
+        let run = try runTool(["still.json", "-o", "still.gif"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("fps"), "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("still.gif: 1 frame, "), "\(run.stdout)")
+        #expect(listing(dir) == ["still.gif", "still.json"])
+    }
+
+    // MARK: 11. check on a subset of a batch
+
+    @Test func checkOnASubsetOfABatchAnswersFromItsManifests() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/presets", withIntermediateDirectories: true)
+        try writeFile(Self.preset(name: "dot"), to: dir + "/presets/dot.json")
+        try writeFile(Self.preset(name: "other", duration: 2), to: dir + "/presets/other.json")
+        let batch = try runTool(["presets/", "-o", "out/", "--format", "gif", "-q"], in: dir)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        for spelling in ["presets/dot.json", "./presets/dot.json", dir + "/presets/dot.json", "presets//dot.json"] {
+            let check = try runTool(["check", spelling, "-o", "out/", "--format", "gif"], in: dir)
+            #expect(check.status == 0, "\(spelling): \(check.stderr)")
+            #expect(check.stdout == "check: the 1 file is up to date (1 answered from manifests)\n", "\(spelling)")
+        }
+        #expect(listing(dir + "/out") == ["dot.gif", "other.gif"])
+    }
+}
