@@ -14,15 +14,18 @@ import Timeline
 /// Every drawing leaf of the scene (`SceneEvaluator.leaves`) becomes one shape layer (`ty` 4)
 /// spanning the whole loop (`ip` 0 … `op` = frame count, `fr` = frame count / loop period, so
 /// Lottie frame *i* is loop frame *i*). Its transform (`ks`), path (`sh`), fill (`fl`), stroke
-/// (`st`, with its dash array `d`) and trim (`tm`) are sampled at every loop frame and written
-/// as one keyframe per frame with linear easing (`o` = 0,0, `i` = 1,1), plus a closing keyframe
-/// at `op` sampled at the loop's end instant, or as a static value when they never
-/// change. So springs, paced paths, timers, state machines and replicators (expanded copy by
-/// copy) are all baked at the loop's frame rate; the renderers reproduce our frames exactly at
-/// every Lottie frame number, and interpolate linearly in between. A path whose vertex count
-/// changes between frames is written with hold keyframes (`h` 1) instead, since the spec
-/// interpolates shapes vertex by vertex (Lottie 1.0, Shape: "the number of vertices must be
-/// the same in all keyframes").
+/// (`st`, with its dash array `d`) and trim (`tm`) are sampled over the loop and written as
+/// keyframes by `LottieKeyframer`: where the preset's own timing curve (a CAMediaTimingFunction's
+/// control points, through keyTimes, repeats, `autoreverses`, groups and state transactions:
+/// `LottiePieces`) or a straight line reproduces every sample of a stretch, one keyframe with
+/// that curve as its easing handles; elsewhere (springs, paced paths, composed curves) one
+/// linear keyframe per loop frame; a static value when nothing changes; a closing keyframe at
+/// `op` sampled at the loop end's left limit. The renderers reproduce our frames at every
+/// Lottie frame number. The layer's anchor is the point its transform turns and scales about
+/// when that keeps fewer position keyframes. A path whose vertex count changes between frames
+/// is written with hold keyframes (`h` 1) at every frame instead, since the spec interpolates
+/// shapes vertex by vertex (Lottie 1.0, Shape: "the number of vertices must be the same in all
+/// keyframes").
 ///
 /// Styles apply to the shapes before them in the same group and earlier items draw on top
 /// (Lottie 1.0, Shapes, rendering model), so a stroke is its own group listed before the fill's
@@ -45,16 +48,85 @@ public enum LottieWriter {
         json: JSONText, warnings: [String]
     ) {
         let frameCount = plan.frameCount
-        // Frames 0…frameCount: the last, the closing keyframe, is the left limit of the loop's
-        // end (a billionth of the period before frame 0 + period), so a value that wraps at the
-        // seam (a repeating turn of 0…90°) closes at 90°, not back at 0°.
-        var tracks: [[Int]: [SceneLeaf?]] = [:]
-        let end = plan.time(ofFrame: 0) + plan.clockPeriod * (1 - 1e-9)
-        for frame in 0...frameCount {
-            let t = frame < frameCount ? plan.sampleTime(ofFrame: frame) : SampleTime(end)
-            for leaf in SceneEvaluator.leaves(of: composition, at: t) {
-                tracks[leaf.id, default: Array(repeating: nil, count: frameCount + 1)][frame] = leaf
+        let period = plan.clockPeriod
+        let offset = Double(plan.posterOffset)
+        // Lottie frame f is composition time start + (f + posterOffset) · period / frameCount
+        // (not wrapped: the loop repeats with the period, so the frames past the poster's wrap
+        // are the same instants one period later).
+        func seconds(_ f: Double) -> Double { plan.start + (f + offset) * period / Double(frameCount) }
+        func frame(_ t: Double) -> Double {
+            let f = (t - plan.start) * Double(frameCount) / period - offset
+            return abs(f - f.rounded()) < 1e-6 ? f.rounded() : f
+        }
+        // The loop frames first: they name the leaves.
+        var frameLeaves: [[SceneLeaf]] = []
+        var idSet: Set<[Int]> = []
+        for f in 0..<frameCount {
+            let leaves = SceneEvaluator.leaves(of: composition, at: plan.sampleTime(ofFrame: f))
+            frameLeaves.append(leaves)
+            for leaf in leaves { idSet.insert(leaf.id) }
+        }
+        // Where each leaf's animations start, end, repeat, reverse or change segment.
+        var leafPieces: [[Int]: [LottiePiece]] = [:]
+        var instants: Set<Double> = []
+        for id in idSet {
+            let pieces =
+                timingPieces(
+                    of: composition, leaf: id, from: seconds(0), to: seconds(Double(frameCount)), frame: frame)
+                ?? []
+            leafPieces[id] = pieces
+            for piece in pieces {
+                for f in [piece.start, piece.end] where f > 0 && f < Double(frameCount) { instants.insert(f) }
             }
+        }
+        // Samples: loop frames and key instants, the midpoint of each two neighbours, the left
+        // limit just before each key instant and before the loop's end.
+        let epsilon = 1e-6
+        let keyInstants = Set((0..<frameCount).map(Double.init)).union(instants).sorted()
+        var sampleFrames: [Double] = []
+        var isFrame: [Bool] = []
+        var indexOf: [Double: Int] = [:]
+        for (n, a) in keyInstants.enumerated() {
+            indexOf[a] = sampleFrames.count
+            sampleFrames.append(a)
+            isFrame.append(a == a.rounded() && !instants.contains(a) || a == a.rounded())
+            let b = n + 1 < keyInstants.count ? keyInstants[n + 1] : Double(frameCount)
+            if b - a > 4 * epsilon {
+                sampleFrames.append((a + b) / 2)
+                isFrame.append(false)
+            }
+            if instants.contains(b) || n + 1 == keyInstants.count {
+                sampleFrames.append(b - min(epsilon, (b - a) / 4))
+                isFrame.append(false)
+            }
+        }
+        var tracks: [[Int]: [SceneLeaf?]] = [:]
+        for (index, f) in sampleFrames.enumerated() {
+            let leaves: [SceneLeaf]
+            if isFrame[index], Int(f) < frameLeaves.count {
+                leaves = frameLeaves[Int(f)]
+            } else if index == sampleFrames.count - 1 {
+                // The closing keyframe is the left limit of the loop's end (a billionth of the
+                // period before frame 0 + period), so a value that wraps at the seam (a
+                // repeating turn of 0…90°) closes at 90°, not back at 0°.
+                leaves = SceneEvaluator.leaves(
+                    of: composition, at: SampleTime(plan.time(ofFrame: 0) + period * (1 - 1e-9)))
+            } else {
+                leaves = SceneEvaluator.leaves(of: composition, at: SampleTime(seconds(f)))
+            }
+            for leaf in leaves {
+                tracks[leaf.id, default: Array(repeating: nil, count: sampleFrames.count)][index] = leaf
+            }
+        }
+        func keyframer(_ id: [Int]) -> LottieKeyframer {
+            let pieces = leafPieces[id] ?? []
+            var breaks: Set<Int> = [0, sampleFrames.count - 1]
+            for piece in pieces {
+                for f in [piece.start, piece.end] { if let i = indexOf[f], i > 0 { breaks.insert(i) } }
+            }
+            return LottieKeyframer(
+                frames: sampleFrames, isFrame: isFrame, breaks: breaks.sorted(), pieces: pieces,
+                frameCount: frameCount)
         }
         let ids = tracks.keys.sorted { $0.lexicographicallyPrecedes($1) }
         var layers: [JSONText] = []
@@ -71,7 +143,7 @@ public enum LottieWriter {
                     "\(path): a group's opacity below 1 over overlapping children is applied to each child in Lottie")
             }
             let name = "layer " + id.map(String.init).joined(separator: ".")
-            let (layer, lint) = shapeLayer(samples, name: name, index: index + 1, frameCount: frameCount)
+            let (layer, lint) = shapeLayer(samples, name: name, index: index + 1, fit: keyframer(id))
             layers.append(layer)
             warnings += lint.map { "\(samples.sourcePath): \($0)" }
         }
@@ -98,8 +170,8 @@ public enum LottieWriter {
         return (.object(members), warnings)
     }
 
-    /// One leaf's values at every frame, absent frames filled from the nearest present one
-    /// (with opacity 0).
+    /// One leaf's values at every sample, absent samples filled from the previous present one
+    /// (with opacity 0, and `shown` false so the keyframer leaves them free).
     struct Sample {
         var sourcePath: String
         var position: [Point] = []
@@ -110,6 +182,8 @@ public enum LottieWriter {
         var fill: [RGBAColor?] = []
         var fillRule: FillRule = .nonZero
         var stroke: [StrokeDrawing?] = []
+        /// Whether the leaf is drawn at each sample.
+        var shown: [Bool] = []
 
         static func make(_ track: [SceneLeaf?]) throws(LoopPlanError) -> Sample {
             guard let first = track.compactMap({ $0 }).first else { return Sample(sourcePath: "$") }
@@ -169,6 +243,7 @@ public enum LottieWriter {
                 s.rotation.append(angle)
                 s.scale.append(Point(x: sx * 100, y: sy * 100))
                 s.opacity.append(entry == nil ? 0 : leaf.opacity * 100)
+                s.shown.append(entry != nil)
                 s.path.append(drawing.fillPath ?? drawing.strokePath ?? BezierPath())
                 s.fill.append(entry == nil || drawing.fillPath == nil ? nil : drawing.fillColor)
                 s.fillRule = drawing.fillRule
@@ -180,11 +255,14 @@ public enum LottieWriter {
 
     // MARK: - Layers
 
-    private static func shapeLayer(_ s: Sample, name: String, index: Int, frameCount: Int) -> (
+    private static func shapeLayer(_ s: Sample, name: String, index: Int, fit: LottieKeyframer) -> (
         JSONText, [String]
     ) {
         var lint: [String] = []
-        let pathProperty = shapeProperty(s.path, frameCount: frameCount)
+        let frameCount = fit.frameCount
+        var fit = fit
+        fit.shown = s.shown
+        let pathProperty = shapeProperty(s.path, fit: fit)
         var groups: [JSONText] = []
         let hasStroke = s.stroke.contains { $0 != nil }
         let hasFill = s.fill.contains { $0 != nil }
@@ -202,8 +280,8 @@ public enum LottieWriter {
                 items.append(
                     .object([
                         "ty": .string("tm"), "nm": .string("trim"),
-                        "s": scalarProperty(starts, frameCount: frameCount),
-                        "e": scalarProperty(ends, frameCount: frameCount),
+                        "s": scalarProperty(starts, fit: fit),
+                        "e": scalarProperty(ends, fit: fit),
                         "o": .object(["a": .integer(0), "k": .integer(0)]),
                         "m": .integer(2),
                     ]))
@@ -211,18 +289,18 @@ public enum LottieWriter {
             var stroke: [JSONText.Member] = [
                 .init(key: "ty", value: .string("st")),
                 .init(key: "nm", value: .string("stroke")),
-                .init(key: "c", value: colorProperty(filled.map(\.color), frameCount: frameCount)),
+                .init(key: "c", value: colorProperty(filled.map(\.color), fit: fit)),
                 .init(
                     key: "o",
                     value: scalarProperty(
-                        strokes.map { ($0?.color.alpha ?? 0) * 100 }, frameCount: frameCount)),
-                .init(key: "w", value: scalarProperty(filled.map(\.width), frameCount: frameCount)),
+                        strokes.map { ($0?.color.alpha ?? 0) * 100 }, fit: fit)),
+                .init(key: "w", value: scalarProperty(filled.map(\.width), fit: fit)),
                 .init(key: "lc", value: .integer(lineCapCode(template.lineCap))),
                 .init(key: "lj", value: .integer(lineJoinCode(template.lineJoin))),
                 .init(key: "ml", value: .number(template.miterLimit)),
             ]
             if !template.dashes.isEmpty {
-                let (dashes, animated) = dashArray(filled, frameCount: frameCount)
+                let (dashes, animated) = dashArray(filled, fit: fit)
                 stroke.append(.init(key: "d", value: .array(dashes)))
                 if animated { lint.append(LottieLint.animatedDash) }
             }
@@ -236,19 +314,36 @@ public enum LottieWriter {
             items.append(
                 .object([
                     "ty": .string("fl"), "nm": .string("fill"),
-                    "c": colorProperty(s.fill.map { $0 ?? template }, frameCount: frameCount),
-                    "o": scalarProperty(s.fill.map { ($0?.alpha ?? 0) * 100 }, frameCount: frameCount),
+                    "c": colorProperty(s.fill.map { $0 ?? template }, fit: fit),
+                    "o": scalarProperty(s.fill.map { ($0?.alpha ?? 0) * 100 }, fit: fit),
                     "r": .integer(s.fillRule == .evenOdd ? 2 : 1),
                 ]))
             items.append(groupTransform())
             groups.append(group("fill", items))
         }
+        // The anchor: the point of the leaf's own coordinates that its motion turns and scales
+        // about when one exists (a spinner's centre), so the position stays still or eases
+        // instead of being baked along a circle; else the origin.
+        let positions = s.position.map { [$0.x, $0.y] }
+        var anchor = Point(x: 0, y: 0)
+        var position = pointProperty(positions, fit: fit)
+        if let pivot = pivot(s) {
+            let moved = s.position.indices.map { i -> [Double] in
+                let q = linearPart(s, i, pivot)
+                return [q.x + s.position[i].x, q.y + s.position[i].y]
+            }
+            let candidate = pointProperty(moved, fit: fit)
+            if keyCount(candidate) < keyCount(position) {
+                anchor = pivot
+                position = candidate
+            }
+        }
         let transform: JSONText = .object([
-            "a": .object(["a": .integer(0), "k": .array([.integer(0), .integer(0)])]),
-            "p": pointProperty(s.position, frameCount: frameCount),
-            "s": pointProperty(s.scale, frameCount: frameCount),
-            "r": scalarProperty(s.rotation, frameCount: frameCount),
-            "o": scalarProperty(s.opacity, frameCount: frameCount),
+            "a": .object(["a": .integer(0), "k": .array([.number(anchor.x), .number(anchor.y)])]),
+            "p": position,
+            "s": pointProperty(s.scale.map { [$0.x, $0.y] }, fit: fit),
+            "r": scalarProperty(s.rotation, fit: fit),
+            "o": scalarProperty(s.opacity, fit: fit.unmasked),
         ])
         let layer: JSONText = .object([
             "ty": .integer(4), "nm": .string(name), "ind": .integer(index), "ddd": .integer(0),
@@ -268,10 +363,10 @@ public enum LottieWriter {
         rect.addLine(to: Point(x: 0, y: composition.canvas.height))
         rect.close()
         let items =
-            pathItems(shapeProperty([rect], frameCount: frameCount)) + [
+            pathItems([.object(["a": .integer(0), "k": LottieBezier.subpaths(rect)[0].json])]) + [
                 .object([
                     "ty": .string("fl"), "nm": .string("fill"),
-                    "c": colorProperty([color], frameCount: 1),
+                    "c": .object(["a": .integer(0), "k": colorValue([color.red, color.green, color.blue])]),
                     "o": .object(["a": .integer(0), "k": .number(color.alpha * 100)]),
                     "r": .integer(1),
                 ]),
@@ -331,7 +426,7 @@ public enum LottieWriter {
     /// repeats once, as `lineDashPattern` does (and SVG's `stroke-dasharray`). A pattern whose
     /// length changes over the loop is written with the first frame's count, the lengths
     /// keyframed; `animated` is true when any entry changes.
-    static func dashArray(_ strokes: [StrokeDrawing], frameCount: Int) -> ([JSONText], Bool) {
+    static func dashArray(_ strokes: [StrokeDrawing], fit: LottieKeyframer) -> ([JSONText], Bool) {
         func doubled(_ d: [Double]) -> [Double] { d.count % 2 == 1 ? d + d : d }
         let first = doubled(strokes.first?.dashes ?? [])
         var animated = false
@@ -345,85 +440,200 @@ public enum LottieWriter {
             out.append(
                 .object([
                     "n": .string(i % 2 == 0 ? "d" : "g"), "nm": .string(i % 2 == 0 ? "dash" : "gap"),
-                    "v": scalarProperty(values, frameCount: frameCount),
+                    "v": scalarProperty(values, fit: fit),
                 ]))
         }
         let phases = strokes.map(\.dashPhase)
         if phases.contains(where: { $0 != phases[0] }) { animated = true }
         out.append(
-            .object(["n": .string("o"), "nm": .string("offset"), "v": scalarProperty(phases, frameCount: frameCount)]))
+            .object(["n": .string("o"), "nm": .string("offset"), "v": scalarProperty(phases, fit: fit)]))
         return (out, animated)
     }
 
-    /// Linear easing between baked keyframes: out handle (0, 0), in handle (1, 1).
-    private static let linearOut: JSONText = .object(["x": .array([.integer(0)]), "y": .array([.integer(0)])])
-    private static let linearIn: JSONText = .object(["x": .array([.integer(1)]), "y": .array([.integer(1)])])
-
-    /// `{a: 0, k: value}` when every frame has the same value, else one linear keyframe per
-    /// frame and the closing keyframe at `frameCount` (the last of the `frameCount + 1` values).
-    private static func animated(_ values: [JSONText], frameCount: Int, hold: Bool = false) -> JSONText {
-        guard let first = values.first, let closing = values.last else {
-            return .object(["a": .integer(0), "k": .integer(0)])
+    /// `{a: 0, k: value}` when every sample has the same value, else the keyframes
+    /// `LottieKeyframer` finds (the preset's own curves as easing handles, baked stretches one
+    /// linear keyframe per frame), the last at `op`.
+    private static func property(
+        _ values: [[Double]], fit: LottieKeyframer, encode: ([Double]) -> JSONText,
+        still stillValue: ([Double]) -> JSONText
+    ) -> JSONText {
+        guard let first = values.first else { return .object(["a": .integer(0), "k": .integer(0)]) }
+        // Static when every sample is the first to within rounding (a centre recomputed through
+        // a turning transform differs in the 15th digit).
+        let still = values.allSatisfy { v in
+            v.count == first.count && v.indices.allSatisfy { abs(v[$0] - first[$0]) <= 1e-9 * max(1, abs(first[$0])) }
         }
-        if values.allSatisfy({ $0 == first }) {
-            return .object(["a": .integer(0), "k": first])
-        }
+        if still { return .object(["a": .integer(0), "k": stillValue(first)]) }
         var keys: [JSONText] = []
-        for (frame, value) in values.dropLast().enumerated() {
-            if hold {
-                keys.append(.object(["t": .integer(frame), "s": value, "h": .integer(1)]))
-            } else {
-                keys.append(.object(["t": .integer(frame), "s": value, "o": linearOut, "i": linearIn]))
+        for key in fit.keys(values) {
+            var members: [JSONText.Member] = [
+                .init(key: "t", value: frameNumber(key.t)), .init(key: "s", value: encode(key.value)),
+            ]
+            if let c = key.curve {
+                members.append(
+                    .init(key: "o", value: .object(["x": .array([.number(c.x1)]), "y": .array([.number(c.y1)])])))
+                members.append(
+                    .init(key: "i", value: .object(["x": .array([.number(c.x2)]), "y": .array([.number(c.y2)])])))
             }
+            keys.append(.object(members))
         }
-        keys.append(.object(["t": .integer(frameCount), "s": closing]))
         return .object(["a": .integer(1), "k": .array(keys)])
     }
 
-    private static func scalarProperty(_ values: [Double], frameCount: Int) -> JSONText {
-        // Keyframe values are arrays (Lottie 1.0, Keyframe `s`); a static value is the number.
-        let property = animated(values.map { .array([.number($0)]) }, frameCount: frameCount)
-        if case .object(let m) = property, m.first?.value == .integer(0), case .array(let v)? = m.last?.value,
-            let only = v.first
-        {
-            return .object(["a": .integer(0), "k": only])
+    /// A keyframe time: an integer when it is a whole frame.
+    private static func frameNumber(_ t: Double) -> JSONText {
+        t == t.rounded() && abs(t) < 1e15 ? .integer(Int(t)) : .number(t)
+    }
+
+    /// The number of keyframes of a property (1 for a static one).
+    private static func keyCount(_ property: JSONText) -> Int {
+        guard case .object(let members) = property, members.first?.value == .integer(1),
+            case .array(let keys)? = members.last?.value
+        else { return 1 }
+        return keys.count
+    }
+
+    /// A point of the leaf's own coordinates that stays put under the changing part of its
+    /// transform (the centre of its rotation and scale): the solution c of
+    /// (L₀ − Lₖ)·c = tₖ − t₀ for the sample k whose linear part Lₖ differs most from the first;
+    /// nil when they never change or the system is singular.
+    private static func pivot(_ s: Sample) -> Point? {
+        guard !s.rotation.isEmpty else { return nil }
+        func matrix(_ i: Int) -> (a: Double, b: Double, c: Double, d: Double) {
+            let theta = s.rotation[i] * Double.pi / 180
+            let sx = s.scale[i].x / 100
+            let sy = s.scale[i].y / 100
+            return (cos(theta) * sx, sin(theta) * sx, -sin(theta) * sy, cos(theta) * sy)
         }
-        return property
+        let m0 = matrix(0)
+        var best = 0
+        var spread = 0.0
+        for i in s.rotation.indices {
+            let m = matrix(i)
+            let d = abs(m.a - m0.a) + abs(m.b - m0.b) + abs(m.c - m0.c) + abs(m.d - m0.d)
+            if d > spread {
+                spread = d
+                best = i
+            }
+        }
+        guard spread > 1e-6 else { return nil }
+        let mk = matrix(best)
+        let a = m0.a - mk.a
+        let b = m0.b - mk.b
+        let c = m0.c - mk.c
+        let d = m0.d - mk.d
+        let det = a * d - b * c
+        guard abs(det) > 1e-9 else { return nil }
+        let rx = s.position[best].x - s.position[0].x
+        let ry = s.position[best].y - s.position[0].y
+        let x = (d * rx - c * ry) / det
+        let y = (a * ry - b * rx) / det
+        guard x.isFinite, y.isFinite else { return nil }
+        return Point(x: x, y: y)
     }
 
-    private static func pointProperty(_ values: [Point], frameCount: Int) -> JSONText {
-        animated(values.map { .array([.number($0.x), .number($0.y)]) }, frameCount: frameCount)
+    /// R(rotation)·diag(scale) of sample `i` applied to `p`.
+    private static func linearPart(_ s: Sample, _ i: Int, _ p: Point) -> Point {
+        let theta = s.rotation[i] * Double.pi / 180
+        let sx = s.scale[i].x / 100 * p.x
+        let sy = s.scale[i].y / 100 * p.y
+        return Point(x: cos(theta) * sx - sin(theta) * sy, y: sin(theta) * sx + cos(theta) * sy)
     }
 
-    private static func colorProperty(_ values: [RGBAColor], frameCount: Int) -> JSONText {
-        animated(
-            values.map { .array([.number($0.red), .number($0.green), .number($0.blue), .integer(1)]) },
-            frameCount: frameCount)
+    private static func scalarProperty(_ values: [Double], fit: LottieKeyframer) -> JSONText {
+        // Keyframe values are arrays (Lottie 1.0, Keyframe `s`); a static value is the number.
+        property(values.map { [$0] }, fit: fit, encode: { .array([.number($0[0])]) }, still: { .number($0[0]) })
     }
 
-    /// One shape property per subpath: static, linear keyframes, or holds when a subpath's
-    /// vertex count (or the number of subpaths) changes.
-    private static func shapeProperty(_ paths: [BezierPath], frameCount: Int) -> [JSONText] {
+    private static func pointProperty(_ values: [[Double]], fit: LottieKeyframer) -> JSONText {
+        let encode: ([Double]) -> JSONText = { .array([.number($0[0]), .number($0[1])]) }
+        return property(values, fit: fit, encode: encode, still: encode)
+    }
+
+    private static func colorValue(_ v: [Double]) -> JSONText {
+        .array([.number(v[0]), .number(v[1]), .number(v[2]), .integer(1)])
+    }
+
+    private static func colorProperty(_ values: [RGBAColor], fit: LottieKeyframer) -> JSONText {
+        property(values.map { [$0.red, $0.green, $0.blue] }, fit: fit, encode: colorValue, still: colorValue)
+    }
+
+    /// One shape property per subpath: static, keyframed vertex by vertex, or hold keyframes at
+    /// every loop frame when a subpath's vertex count or closing (or the number of subpaths)
+    /// changes (Lottie 1.0, Shape: "the number of vertices must be the same in all keyframes").
+    private static func shapeProperty(_ paths: [BezierPath], fit: LottieKeyframer) -> [JSONText] {
         let beziers = paths.map(LottieBezier.subpaths)
         let counts = beziers.map { $0.map(\.vertices.count) }
-        let steady = counts.allSatisfy { $0 == counts[0] }
+        let closings = beziers.map { $0.map(\.closed) }
+        let steady = counts.allSatisfy { $0 == counts[0] } && closings.allSatisfy { $0 == closings[0] }
         let subpathCount = beziers.map(\.count).max() ?? 0
         var out: [JSONText] = []
         for index in 0..<subpathCount {
-            let values = beziers.map { subs in
-                index < subs.count ? subs[index].json : LottieBezier(vertices: [], closed: false).json
+            let subs = beziers.map { index < $0.count ? $0[index] : LottieBezier(vertices: [], closed: false) }
+            if steady, let template = subs.first {
+                out.append(
+                    property(
+                        subs.map(\.flattened), fit: fit, encode: { .array([template.with(flattened: $0).json]) },
+                        still: { template.with(flattened: $0).json }))
+            } else {
+                out.append(holdProperty(subs.map(\.json), fit: fit))
             }
-            out.append(animated(values.map { .array([$0]) }, frameCount: frameCount, hold: !steady))
         }
-        // Static shape values are the bezier object itself, not an array of one.
-        return out.map { property in
-            if case .object(let m) = property, m.first?.value == .integer(0), case .array(let v)? = m.last?.value,
-                let only = v.first
-            {
-                return .object(["a": .integer(0), "k": only])
+        return out
+    }
+
+    /// Hold keyframes (`h` 1) at every loop frame, the last at `op`; static when all are equal.
+    private static func holdProperty(_ values: [JSONText], fit: LottieKeyframer) -> JSONText {
+        guard let first = values.first else { return .object(["a": .integer(0), "k": .integer(0)]) }
+        if values.allSatisfy({ $0 == first }) { return .object(["a": .integer(0), "k": first]) }
+        var keys: [JSONText] = []
+        for (i, value) in values.enumerated() where fit.isFrame[i] {
+            keys.append(.object(["t": frameNumber(fit.frames[i]), "s": .array([value]), "h": .integer(1)]))
+        }
+        keys.append(.object(["t": .integer(fit.frameCount), "s": .array([values[values.count - 1]])]))
+        return .object(["a": .integer(1), "k": .array(keys)])
+    }
+
+    /// The pieces of every animation on the way from the composition to leaf `id` (each
+    /// replicator copy's own lag added), in Lottie frames (`frame`) cut to the loop; nil when
+    /// there are more than `LottiePieces.limit`.
+    private static func timingPieces(
+        of composition: Composition, leaf id: [Int], from lo: Double, to hi: Double, frame: (Double) -> Double
+    ) -> [LottiePiece]? {
+        guard let top = id.first, top < composition.layers.count else { return nil }
+        var layer = composition.layers[top]
+        var lag = 0.0
+        var k = 1
+        var out: [LottiePiece] = []
+        let end = frame(hi)
+        while true {
+            var own: [LottiePiece] = []
+            for animation in layer.animations {
+                guard LottiePieces.collect(animation, from: lo - lag, to: hi - lag, into: &own) else { return nil }
             }
-            return property
+            if let machine = composition.state, !layer.bindings.isEmpty {
+                guard let state = LottiePieces.state(machine, from: lo - lag, to: hi - lag) else { return nil }
+                own += state
+            }
+            for piece in own {
+                let f = LottiePiece(start: frame(piece.start + lag), end: frame(piece.end + lag), curve: piece.curve)
+                guard f.end >= 0, f.start <= end else { continue }
+                out.append(LottiePieces.clipped(f, from: 0, to: end))
+            }
+            guard k < id.count else { break }
+            let child: Int
+            if case .replicator(_, let r) = layer.state.shape, k + 1 < id.count {
+                lag += Double(id[k]) * r.instanceDelay
+                child = id[k + 1]
+                k += 2
+            } else {
+                child = id[k]
+                k += 1
+            }
+            guard child >= 0, child < layer.children.count else { return nil }
+            layer = layer.children[child]
         }
+        return out.count <= LottiePieces.limit ? out : nil
     }
 
     private static func pathItems(_ properties: [JSONText]) -> [JSONText] {
@@ -491,6 +701,26 @@ struct LottieBezier: Equatable {
         }
         finish()
         return out
+    }
+
+    /// The vertices as numbers: x, y, in x, in y, out x, out y for each.
+    var flattened: [Double] {
+        vertices.flatMap {
+            [$0.point.x, $0.point.y, $0.inTangent.x, $0.inTangent.y, $0.outTangent.x, $0.outTangent.y]
+        }
+    }
+
+    /// The same subpath with the vertices of `numbers` (`flattened`'s layout).
+    func with(flattened numbers: [Double]) -> LottieBezier {
+        var copy = self
+        for i in copy.vertices.indices where 6 * i + 5 < numbers.count {
+            let n = numbers[(6 * i)...]
+            let b = n.startIndex
+            copy.vertices[i] = Vertex(
+                point: Point(x: n[b], y: n[b + 1]), inTangent: Point(x: n[b + 2], y: n[b + 3]),
+                outTangent: Point(x: n[b + 4], y: n[b + 5]))
+        }
+        return copy
     }
 
     var json: JSONText {

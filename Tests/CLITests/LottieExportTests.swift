@@ -29,21 +29,22 @@ import Testing
         // Front to back: the square, then the white background.
         #expect(layers[1]["nm"] as? String == "background")
         let ks = object(layers[0]["ks"])
-        // rotation 0 → 90 linearly over the loop: 9° per frame, closing keyframe 90 at op.
+        // rotation 0 → 90 linearly over the loop: one linear keyframe (handles (0, 0), (1, 1)) and
+        // the closing keyframe 90 at op, not one keyframe per frame.
         let rotation = array(object(ks["r"])["k"]).map(object)
-        try #require(rotation.count == 11)
-        for (i, key) in rotation.enumerated() {
-            #expect(number(key["t"]) == Double(i))
-            #expect(abs(number(array(key["s"]).first) - 9 * Double(i)) < 1e-6, "frame \(i)")
-        }
-        #expect(object(rotation[0]["o"])["x"] as? [Int] == [0])
-        #expect(object(rotation[0]["i"])["y"] as? [Int] == [1])
-        // About the square's centre (10, 10): at 45° the origin goes to
-        // (10 − 10 cos 45° + 10 sin 45°, 10 − 10 sin 45° − 10 cos 45°) = (10, 10 − 10√2).
-        let position = array(object(ks["p"])["k"]).map(object)
-        try #require(position.count == 11)
-        let p5 = array(position[5]["s"]).map(number)
-        #expect(abs(p5[0] - 10) < 1e-5 && abs(p5[1] - (10 - 10 * 2.0.squareRoot())) < 1e-5, "\(p5)")
+        try #require(rotation.count == 2)
+        #expect(number(rotation[0]["t"]) == 0 && number(array(rotation[0]["s"]).first) == 0)
+        #expect(number(rotation[1]["t"]) == 10 && abs(number(array(rotation[1]["s"]).first) - 90) < 1e-6)
+        #expect(array(object(rotation[0]["o"])["x"]).map(number) == [0])
+        #expect(array(object(rotation[0]["o"])["y"]).map(number) == [0])
+        #expect(array(object(rotation[0]["i"])["x"]).map(number) == [1])
+        #expect(array(object(rotation[0]["i"])["y"]).map(number) == [1])
+        // It turns about the square's centre (10, 10): that is the anchor, and the position stays
+        // there (static), instead of the origin baked along a circle.
+        #expect(number(object(ks["a"])["a"]) == 0)
+        #expect(array(object(ks["a"])["k"]).map(number) == [10, 10])
+        #expect(number(object(ks["p"])["a"]) == 0)
+        #expect(array(object(ks["p"])["k"]).map { abs(number($0) - 10) < 1e-6 } == [true, true])
         // The path is the 10×10 square in the layer's own points, filled red.
         let fillGroup = array(layers[0]["shapes"]).map(object).first { $0["nm"] as? String == "fill" }
         let items = array(fillGroup?["it"]).map(object)
@@ -57,6 +58,38 @@ import Testing
         let again = try runTool(["square.json", "-o", "again.lottie.json", "-q"], in: dir)
         #expect(again.status == 0)
         #expect(readBytes(dir + "/again.lottie.json") == bytes)
+    }
+
+    /// A timing function becomes the keyframe's easing handles: easeIn (0.42, 0, 1, 1) on the way
+    /// out, and with `autoreverses` the same curve turned about (½, ½) on the way back
+    /// (0, 0, 0.58, 1), since the back half plays e(1 − u). Two keyframes and the closing one.
+    @Test func timingFunctionsAsEasingHandles() throws {
+        let dir = try temporaryDirectory()
+        let preset = """
+            { "version": 1, "name": "sq", "description": "A square that turns back and forth.",
+              "canvas": { "width": 20, "height": 20, "background": "#FFFFFF" }, "fps": 10,
+              "layers": [ { "type": "rect", "center": [10, 10], "size": [10, 10], "fill": "#FF0000",
+                "animations": [ { "keyPath": "rotation", "fromValue": 0, "toValue": 90, "duration": 1,
+                  "repeatCount": "infinity", "autoreverses": true, "timingFunction": "easeIn" } ] } ] }
+            """
+        try writeFile(preset, to: dir + "/sq.json")
+        let run = try runTool(["sq.json", "-o", "sq.lottie.json", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let doc = object(try JSONSerialization.jsonObject(with: Data(readBytes(dir + "/sq.lottie.json"))))
+        #expect(number(doc["op"]) == 20)
+        let ks = object(array(doc["layers"]).map(object).first?["ks"])
+        let r = array(object(ks["r"])["k"]).map(object)
+        try #require(r.count == 3)
+        func handles(_ key: [String: Any]) -> [Double] {
+            let o = object(key["o"])
+            let i = object(key["i"])
+            return [o["x"], o["y"], i["x"], i["y"]].map { number(array($0).first) }
+        }
+        #expect(r.map { number($0["t"]) } == [0, 10, 20])
+        #expect(r.map { number(array($0["s"]).first) } == [0, 90, 0])
+        #expect(handles(r[0]) == [0.42, 0, 1, 1])
+        #expect(handles(r[1]) == [0, 0, 0.58, 1])
+        #expect(r[2]["o"] == nil)
     }
 
     @Test func refusedWithTheLayersPath() throws {
