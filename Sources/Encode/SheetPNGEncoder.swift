@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+internal import CDeflate
 public import Render
 
 /// A sprite sheet's PNG file and how it was stored.
@@ -29,8 +30,8 @@ public struct SheetPNGEncoding: Equatable, Sendable {
 ///   than the RGBA one.
 /// - Palette images use no row filter (filters only scramble indices); RGBA images use the
 ///   row filters (none, or libpng's adaptive choice) that compress better in a fast zlib level 1
-///   trial. Then zlib level 9 with the default strategy, which on sheets beat Z_FILTERED and
-///   Z_RLE in size.
+///   trial on a sample of the rows (`sampleBands`). Then zlib level 9 with the default strategy,
+///   which on sheets beat Z_FILTERED and Z_RLE in size.
 public enum SheetPNGEncoder {
     /// Encodes a sheet image.
     /// - Parameters:
@@ -66,11 +67,80 @@ public enum SheetPNGEncoder {
         return SheetPNGEncoding(bytes: indexed, paletteSize: palette.count, quantized: true)
     }
 
-    /// Level 9, default strategy, with the filters that win a level 1 trial.
+    /// Level 9, default strategy, with the filters that win a level 1 trial on a sample of the
+    /// rows (`filteredRowsWin`).
     static func rgbaCompression(_ image: RGBAImage) throws -> PNGCompression {
-        let plain = try PNGCodec.encode(image, compression: PNGCompression(level: 1, filters: .none)).count
-        let filtered = try PNGCodec.encode(image, compression: PNGCompression(level: 1, filters: .adaptive)).count
-        return PNGCompression(level: 9, strategy: .standard, filters: filtered < plain ? .adaptive : .none)
+        PNGCompression(level: 9, strategy: .standard, filters: filteredRowsWin(image) ? .adaptive : .none)
+    }
+
+    /// Rows per sampled band in the filter trial.
+    static let sampleBandRows = 16
+    /// One band of `sampleBandRows` is sampled in every this many rows (1/8 of the image).
+    static let sampleBandSpacing = 128
+
+    /// The row ranges the filter trial compresses: the whole image when it has at most
+    /// `2 · sampleBandSpacing` rows, else bands of `sampleBandRows` rows every
+    /// `sampleBandSpacing` rows, centred in their stretch (so the top and bottom padding of a
+    /// sheet are not all that is seen).
+    static func sampleBands(height: Int) -> [Range<Int>] {
+        guard height > 2 * sampleBandSpacing else { return [0..<height] }
+        let offset = (sampleBandSpacing - sampleBandRows) / 2
+        return stride(from: 0, to: height, by: sampleBandSpacing).compactMap { start in
+            let lower = start + offset
+            let upper = min(height, lower + sampleBandRows)
+            return lower < upper ? lower..<upper : nil
+        }
+    }
+
+    /// Whether libpng's adaptive row filters compress the image better than no filter, judged
+    /// on `sampleBands`: each band's rows are filtered both ways (the adaptive way by the same
+    /// least-sum-of-|signed byte| rule libpng uses, `PNGRowFilter`, each band's first row
+    /// filtered against the real row above it) and both samples go through zlib level 1, the
+    /// smaller winning (ties: no filter).
+    ///
+    /// This replaced two whole-image libpng + zlib level 1 trials, which cost about a quarter
+    /// of a GIF + sheet batch's CPU (docs/encoding.md, "Batch throughput"); on the bundled
+    /// presets at 1×–3× both choose no filter on every RGBA page (the whole-image trial by
+    /// 3–24 %), so the files did not change.
+    static func filteredRowsWin(_ image: RGBAImage) -> Bool {
+        let rowBytes = image.width * 4
+        let stride = rowBytes + 1
+        let bands = sampleBands(height: image.height)
+        var plain: [UInt8] = []
+        var filtered: [UInt8] = []
+        for band in bands {
+            // Scanlines with a 0 filter byte, starting one row above the band when there is one.
+            let first = max(0, band.lowerBound - 1)
+            var raw = [UInt8](repeating: 0, count: (band.upperBound - first) * stride)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                raw.withUnsafeMutableBufferPointer { out in
+                    guard let source = pixels.baseAddress, let target = out.baseAddress else { return }
+                    for (k, y) in (first..<band.upperBound).enumerated() {
+                        (target + k * stride + 1).update(from: source + y * rowBytes, count: rowBytes)
+                    }
+                }
+            }
+            let adaptive = PNGRowFilter.filter(raw, rowBytes: rowBytes, bpp: 4, heuristic: .minimumSum)
+            let skip = (band.lowerBound - first) * stride
+            plain.append(contentsOf: raw[skip...])
+            filtered.append(contentsOf: adaptive[skip...])
+        }
+        guard let plainSize = zlibLevel1Size(plain), let filteredSize = zlibLevel1Size(filtered) else {
+            return false
+        }
+        return filteredSize < plainSize
+    }
+
+    /// Length of `data`'s zlib level 1 stream (default strategy), nil when zlib fails.
+    static func zlibLevel1Size(_ data: [UInt8]) -> Int? {
+        let capacity = aex_deflate_zlib_bound(data.count)
+        var output = [UInt8](repeating: 0, count: capacity)
+        let written = data.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                aex_zlib_compress(1, Z_DEFAULT_STRATEGY, input.baseAddress, input.count, out.baseAddress, capacity)
+            }
+        }
+        return written > 0 ? written : nil
     }
 
     /// The image's RGBA values (translucent ones first, each group in order of first
@@ -78,34 +148,44 @@ public enum SheetPNGEncoder {
     static func exactPalette(_ image: RGBAImage, limit: Int) -> (palette: [PNGPaletteEntry], indices: [UInt8])? {
         var table = ColorIndexTable(minimumCapacity: 512)
         var colors: [UInt32] = []
-        var raw = [Int32](repeating: 0, count: image.width * image.height)
+        let count = image.width * image.height
         // `UInt32.max` (opaque white) cannot be a table key; it gets its own slot.
         var whiteSlot: Int32 = -1
         var last: UInt32 = 0
         var lastSlot: Int32 = -1
-        let fits = image.pixels.withUnsafeBufferPointer { p -> Bool in
-            for i in 0..<(image.width * image.height) {
-                let key =
-                    UInt32(p[4 * i]) << 24 | UInt32(p[4 * i + 1]) << 16 | UInt32(p[4 * i + 2]) << 8
-                    | UInt32(p[4 * i + 3])
-                if key != last || lastSlot < 0 {
-                    if key == UInt32.max {
-                        if whiteSlot < 0 {
-                            whiteSlot = Int32(colors.count)
-                            colors.append(key)
+        var fits = true
+        // Each pixel's slot (< limit ≤ 256, so one byte), written as the scan goes: most RGBA
+        // pages leave after a few rows, and a buffer cleared up front was 4 bytes a pixel of
+        // page faults (64 MiB for a 4096² page) whatever the outcome.
+        var indices = [UInt8](unsafeUninitializedCapacity: count) { slots, initialized in
+            image.pixels.withUnsafeBufferPointer { p in
+                for i in 0..<count {
+                    let key =
+                        UInt32(p[4 * i]) << 24 | UInt32(p[4 * i + 1]) << 16 | UInt32(p[4 * i + 2]) << 8
+                        | UInt32(p[4 * i + 3])
+                    if key != last || lastSlot < 0 {
+                        if key == UInt32.max {
+                            if whiteSlot < 0 {
+                                whiteSlot = Int32(colors.count)
+                                colors.append(key)
+                            }
+                            lastSlot = whiteSlot
+                        } else {
+                            let (slot, inserted) = table.findOrInsert(key, newValue: Int32(colors.count))
+                            if inserted { colors.append(key) }
+                            lastSlot = slot
                         }
-                        lastSlot = whiteSlot
-                    } else {
-                        let (slot, inserted) = table.findOrInsert(key, newValue: Int32(colors.count))
-                        if inserted { colors.append(key) }
-                        lastSlot = slot
+                        last = key
+                        if colors.count > limit {
+                            fits = false
+                            initialized = i
+                            return
+                        }
                     }
-                    last = key
-                    if colors.count > limit { return false }
+                    slots[i] = UInt8(truncatingIfNeeded: lastSlot)
                 }
-                raw[i] = lastSlot
+                initialized = count
             }
-            return true
         }
         guard fits else { return nil }
         // Translucent entries first: tRNS then stops at the last of them.
@@ -119,6 +199,9 @@ public enum SheetPNGEncoder {
                 red: UInt8(truncatingIfNeeded: c >> 24), green: UInt8(truncatingIfNeeded: c >> 16),
                 blue: UInt8(truncatingIfNeeded: c >> 8), alpha: UInt8(truncatingIfNeeded: c))
         }
-        return (palette, raw.map { position[Int($0)] })
+        indices.withUnsafeMutableBufferPointer { slots in
+            for i in slots.indices { slots[i] = position[Int(slots[i])] }
+        }
+        return (palette, indices)
     }
 }

@@ -116,9 +116,11 @@ public enum PNGCodec {
         let colors = palette.map { png_color(red: $0.red, green: $0.green, blue: $0.blue) }
         let lastTranslucent = palette.lastIndex { $0.alpha != 255 }.map { $0 + 1 } ?? 0
         let alpha = palette.prefix(lastTranslucent).map(\.alpha)
-        var pixels = data
-        try pixels.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
+        // libpng only reads the rows (no transforms are set), so they point into `data` itself:
+        // a mutable copy of a 4096² sheet page was 64 MiB of memcpy and page faults per write.
+        try data.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return }
+            let base = UnsafeMutablePointer(mutating: start)
             var rows: [UnsafeMutablePointer<UInt8>?] = (0..<height).map { base + $0 * rowBytes }
             guard
                 aex_png_write(

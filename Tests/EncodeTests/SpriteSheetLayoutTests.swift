@@ -147,3 +147,45 @@ private func options(
     #expect(encoded.bytes[24] == 1)
     #expect(try PNGCodec.decode(encoded.bytes) == image)
 }
+
+@Test func filterTrialSamplesBandsOfRowsOnTallImages() {
+    #expect(SheetPNGEncoder.sampleBands(height: 1) == [0..<1])
+    #expect(SheetPNGEncoder.sampleBands(height: 256) == [0..<256])
+    // 257 rows: bands of 16 centred in each stretch of 128 rows; the last stretch is cut short.
+    #expect(SheetPNGEncoder.sampleBands(height: 257) == [56..<72, 184..<200])
+    #expect(SheetPNGEncoder.sampleBands(height: 440) == [56..<72, 184..<200, 312..<328])
+    #expect(SheetPNGEncoder.sampleBands(height: 4096).count == 32)
+}
+
+@Test func sampledFilterTrialChoosesAsTheWholeImageTrialDid() throws {
+    // Two tall images (so the trial samples bands): a smooth gradient, where every filter
+    // predicts better than none, and one where the unfiltered rows win. The reference choice is
+    // the trial the encoder used before: both filter settings through libpng at zlib level 1,
+    // whole.
+    let gradient = makeImage(width: 300, height: 600) { x, y in
+        Pixel(
+            UInt8((x * 3 + y) % 256), UInt8((x + 2 * y) / 4 % 256), UInt8((x * y / 97) % 256),
+            UInt8(128 + (x + y) % 128))
+    }
+    // 300 colours scattered at random: unfiltered rows repeat 4-byte pixels of a small set,
+    // while differences between neighbours take far more values, so no filter wins.
+    var random = TestRandom(state: 11)
+    let table = (0..<300).map { _ in
+        Pixel(UInt8(random.next(256)), UInt8(random.next(256)), UInt8(random.next(256)), UInt8(random.next(256)))
+    }
+    let scattered = (0..<(320 * 600)).map { _ in table[random.next(300)] }
+    let sheetLike = makeImage(width: 320, height: 600) { x, y in scattered[y * 320 + x] }
+    for (image, filteredWins) in [(gradient, true), (sheetLike, false)] {
+        let plain = try PNGCodec.encode(image, compression: PNGCompression(level: 1, filters: .none)).count
+        let adaptive = try PNGCodec.encode(image, compression: PNGCompression(level: 1, filters: .adaptive)).count
+        #expect((adaptive < plain) == filteredWins, "whole-image trial: none \(plain), adaptive \(adaptive)")
+        #expect(SheetPNGEncoder.filteredRowsWin(image) == filteredWins)
+        let encoded = try SheetPNGEncoder.encode(image)
+        #expect(encoded.paletteSize == nil)
+        let expected = try PNGCodec.encode(
+            image, compression: PNGCompression(level: 9, strategy: .standard, filters: filteredWins ? .adaptive : .none)
+        )
+        #expect(encoded.bytes == expected)
+        #expect(try PNGCodec.decode(encoded.bytes) == image)
+    }
+}
