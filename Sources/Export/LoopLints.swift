@@ -13,7 +13,7 @@ public enum LoopLints {
     ///   - file: the preset file, for the diagnostics.
     ///   - composition: the composition `plan` was made for.
     /// - Returns: warnings with lint names `period-off-grid` (none for a still, whose plan has
-    ///   no loop; naming `--speed` when the preset's own period is on the grid and only the
+    ///   no loop, nor for a loop of one frame; naming `--speed` when the preset's own period is on the grid and only the
     ///   speed moves it off), `loop-cut` and `long-loop`.
     public static func lints(_ plan: LoopPlan, file: String, composition: Composition) -> [Diagnostic] {
         var lints: [Diagnostic] = []
@@ -22,10 +22,12 @@ public enum LoopLints {
         let timing = TimingReport.make(plan: gifPlan, delays: delays, grid: .centiseconds)
         // A Lottie file's loop is (op − ip) / fr: it has no "duration" key to point at.
         let durationPath = composition.foreign != nil ? "$.op" : composition.duration != nil ? "$.duration" : "$"
-        // A still (nothing repeats, nothing ends) has no loop to be off the grid.
+        // A still (nothing repeats, nothing ends, or a loop of one frame, such as a Lottie file
+        // with op − ip = 1) has no timing to be off the grid.
+        let isStill = plan.source == .still || plan.frameCount < 2
         let clockCentiseconds = plan.clockPeriod * 100
         let onGridAtSpeedOne = abs(clockCentiseconds - clockCentiseconds.rounded()) < 1e-6
-        if timing.durationError != 0, plan.source != .still, plan.speed != 1, onGridAtSpeedOne {
+        if timing.durationError != 0, !isStill, plan.speed != 1, onGridAtSpeedOne {
             // The preset's own period is on the grid: `--speed` moved it off.
             lints.append(
                 Diagnostic(
@@ -34,7 +36,7 @@ public enum LoopLints {
                         "--speed \(formatNumber(plan.speed)) makes the loop period \(formatNumber(plan.period)) s (the preset's \(formatNumber(plan.clockPeriod)) s), which does not land on the 1/100 s grid of GIF delays, so the GIF lasts \(formatNumber(timing.totalDuration)) s; pick a --speed that divides the period into whole centiseconds",
                     lint: "period-off-grid"
                 ))
-        } else if timing.durationError != 0, plan.source != .still {
+        } else if timing.durationError != 0, !isStill {
             lints.append(
                 Diagnostic(
                     .warning, file: file, path: durationPath, location: nil,
