@@ -444,12 +444,16 @@ enum PreviewPage {
               await decoder.completed;
               const count = decoder.tracks.selectedTrack.frameCount;
               // Every frame's duration as the browser decodes it (µs), for the time steps.
-              const durations = [];
-              for (let i = 0; i < count; i++) {
-                const { image } = await decoder.decode({ frameIndex: i });
-                durations.push((image.duration || 0) / 1000);
-                image.close();
-              }
+              // Asked for all at once: one by one, each await costs a turn of the event loop.
+              const durations = await Promise.all(
+                Array.from({ length: count }, (_, i) =>
+                  decoder.decode({ frameIndex: i }).then(({ image }) => {
+                    const d = (image.duration || 0) / 1000;
+                    image.close();
+                    return d;
+                  }),
+                ),
+              );
               const context = canvas.getContext("2d");
               let latest = 0;
               f.draw = async (i) => {

@@ -339,11 +339,11 @@ import Testing
         #expect(bare.range(of: hiddenGIF, options: .regularExpression) == nil)
     }
 
-    /// A square that slides out, holds for half the loop and slides back: the GIF and the APNG
-    /// merge the 15 held frames into one (16 frames, delays summed), the WebP and the sheet keep
-    /// 30. The scrubbers step by time, so `#frame=25` (t = 25.5 / 30 s = 850 ms, on the way
-    /// back) shows in every format the frame on screen at 850 ms: frame 25 of the WebP and the
-    /// sheet, frame 11 of the GIF and the APNG; indexing by frame would show their last frame.
+    /// A square that slides out, holds for half the loop and slides back: the GIF, the APNG and
+    /// the WebP merge the 15 held frames into one (16 frames, delays summed), the sheet keeps 30.
+    /// The scrubbers step by time, so `#frame=25` (t = 25.5 / 30 s = 850 ms, on the way back)
+    /// shows in every format the frame on screen at 850 ms: cell 25 of the sheet, frame 11 of
+    /// the others; indexing by frame would show their last frame.
     @Test func scrubbersStepByTimeAcrossMergedFrames() throws {
         guard Self.chromium != nil else {
             Issue.record("Chromium is not installed; run 'make deps' (Debian package chromium)")
@@ -374,7 +374,7 @@ import Testing
             (1...5).map { i in String(dom[Range(m.range(at: i), in: dom)!]) }
         }
         // GIF, APNG, WebP, sheet, in page order.
-        #expect(readouts.map { $0[1] + "/" + $0[2] } == ["11/16", "11/16", "25/30", "25/30"], "\(readouts)")
+        #expect(readouts.map { $0[1] + "/" + $0[2] } == ["11/16", "11/16", "11/16", "25/30"], "\(readouts)")
         for r in readouts {
             guard let start = Double(r[3]), let length = Double(r[4]) else { continue }
             #expect(start <= 850 && 850 < start + length, "\(r): not on screen at 850 ms")
