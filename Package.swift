@@ -81,7 +81,7 @@ let package = Package(
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SpecTests", dependencies: ["Spec"]),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry", "Render"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "CCairo"]),
         .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
         .testTarget(

@@ -17,9 +17,17 @@ import Spec
 /// - A frame scrubber per figure: images are decoded in the page by WebCodecs' `ImageDecoder`
 ///   from the same base64 bytes and drawn on a canvas; sprites step their background position.
 ///   Without `ImageDecoder` the images play and a note says why they cannot be scrubbed.
+///   The scrubbers step by time, not by frame index: every figure of a job has the loop's
+///   frame count of steps (`data-steps` and `data-period`, ms, on its stage), and step k shows,
+///   in each format, the frame on screen at t = (k + ½) × period ÷ steps, found from that
+///   format's own frame durations (the decoder's, or the sheet's cells). A format that merges
+///   identical frames and sums their delays (APNG, WebP, a packed sheet) has fewer frames, and
+///   its scrubber still shows the instant the others show; the middle of a step keeps the
+///   pick clear of the few milliseconds each container rounds its delays by.
 /// - The state can be chosen by URL fragment, `#bg=1C1C1E&zoom=4&frame=30` (`bg` is six hex
-///   digits, `white`, `black` or `checker`, any case; `zoom` 1, 2, 4 or 8; `frame` pauses every figure at that frame index,
-///   clamped to its frame count), and the page keeps the fragment up to date.
+///   digits, `white`, `black` or `checker`, any case; `zoom` 1, 2, 4 or 8; `frame` pauses every
+///   figure at that step of the loop, clamped to its job's steps), and the page keeps the
+///   fragment up to date.
 ///
 /// Images are inlined as base64 `data:` URIs; each sheet is inlined once and shared by its two
 /// uses through a CSS class. The bytes depend only on the products (no dates, no locale).
@@ -148,7 +156,9 @@ enum PreviewPage {
         var html =
             "<section id=\"job-\(n)\">\n<h2>\(escape(job.stem)) <small><code>\(escape(job.presetPath.description))</code></small></h2>\n"
         if !job.composition.description.isEmpty { html += "<p>\(escape(job.composition.description))</p>\n" }
-        html += "<div class=\"stage\">\n"
+        // The scrubbers' time grid: the loop's frames, and its period in ms.
+        html +=
+            "<div class=\"stage\" data-steps=\"\(max(1, job.plan.frameCount))\" data-period=\"\(formatNumber(job.plan.period * 1000))\">\n"
         let size = job.request.pixelSize
         let scale = job.scale
         for (m, format) in shown(product).enumerated() {
@@ -344,27 +354,42 @@ enum PreviewPage {
           const ms = (us) => String(Math.round(us / 100) / 10);
 
           // The controls every figure shares; `f.draw(i)` and `f.live(on)` come from its kind.
+          // The range steps through the job's loop by time: step k is the instant
+          // (k + 1/2) * period / steps, and each format draws its frame on screen then, found
+          // from its own durations (`f.ready`), however many frames it merged.
           function scrubber(fig) {
             const button = fig.querySelector(".play");
             const range = fig.querySelector("input[type=range]");
             const output = fig.querySelector("output");
-            const f = { count: 0, playing: true, output, draw: () => {}, live: () => {} };
+            const stage = fig.closest(".stage");
+            const steps = Math.max(1, Number(stage.dataset.steps) || 1);
+            const period = Number(stage.dataset.period) || 0;
+            const f = { count: 0, steps, playing: true, output, starts: [], draw: () => {}, live: () => {} };
             button.disabled = range.disabled = true;
-            f.ready = (count) => {
-              f.count = count;
-              range.max = String(count - 1);
+            // `durations` in ms, one per frame of this format.
+            f.ready = (durations) => {
+              f.count = durations.length;
+              let t = 0;
+              f.starts = durations.map((d) => ((t += d), t - d));
+              range.max = String(steps - 1);
               button.disabled = range.disabled = false;
-              output.textContent = count + " frames";
+              output.textContent = f.count + " frames";
               if (state.frame !== null) f.pause(state.frame);
             };
-            f.pause = (i) => {
-              const k = Math.max(0, Math.min(f.count - 1, i));
+            // The frame on screen at `t` ms: the last that starts at or before it.
+            f.frameAt = (t) => {
+              let i = 0;
+              while (i + 1 < f.count && f.starts[i + 1] <= t) i++;
+              return i;
+            };
+            f.pause = (step) => {
+              const k = Math.max(0, Math.min(steps - 1, step));
               f.playing = false;
               button.textContent = "play";
               button.setAttribute("aria-pressed", "false");
               range.value = String(k);
               f.live(false);
-              f.draw(k);
+              f.draw(f.frameAt(((k + 0.5) * period) / steps));
             };
             f.play = () => {
               f.playing = true;
@@ -384,17 +409,15 @@ enum PreviewPage {
             const f = scrubber(fig);
             const el = fig.querySelector(".media div");
             const cells = fig.dataset.cells.split(",").map((c) => c.split(" "));
-            let t = 0;
-            const starts = cells.map((c) => ((t += Number(c[2])), t - Number(c[2])));
             f.draw = (i) => {
               el.style.animation = "none";
               el.style.backgroundPosition = cells[i][0] + " " + cells[i][1];
-              f.output.textContent = "cell " + i + " of " + cells.length + ", at " + starts[i] + " ms for " + cells[i][2] + " ms";
+              f.output.textContent = "cell " + i + " of " + cells.length + ", at " + f.starts[i] + " ms for " + cells[i][2] + " ms";
             };
             f.live = (on) => {
               if (on) el.style.animation = el.style.backgroundPosition = "";
             };
-            f.ready(cells.length);
+            f.ready(cells.map((c) => Number(c[2])));
           }
 
           // An image: decoded by WebCodecs from its own data: URI, one frame drawn on the canvas.
@@ -420,6 +443,17 @@ enum PreviewPage {
               await decoder.tracks.ready;
               await decoder.completed;
               const count = decoder.tracks.selectedTrack.frameCount;
+              // Every frame's duration as the browser decodes it (µs), for the time steps.
+              // Asked for all at once: one by one, each await costs a turn of the event loop.
+              const durations = await Promise.all(
+                Array.from({ length: count }, (_, i) =>
+                  decoder.decode({ frameIndex: i }).then(({ image }) => {
+                    const d = (image.duration || 0) / 1000;
+                    image.close();
+                    return d;
+                  }),
+                ),
+              );
               const context = canvas.getContext("2d");
               let latest = 0;
               f.draw = async (i) => {
@@ -441,7 +475,7 @@ enum PreviewPage {
                   img.hidden = false;
                 }
               };
-              f.ready(count);
+              f.ready(durations);
             } catch (e) {
               f.output.textContent = "cannot decode: " + e.message;
             }

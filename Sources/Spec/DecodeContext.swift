@@ -29,6 +29,9 @@ final class DecodeContext {
     /// font, measured on first use (`@name.width`) so that a preset that measures nothing loads
     /// no font here.
     var measurableText: [String: (string: String, content: TextContent)] = [:]
+    /// The type (`rect`, `group`, …) of every named layer decoded so far, by name, so that
+    /// `@name.width` of a layer that is not text says so.
+    var namedLayerTypes: [String: String] = [:]
     /// Measurements made so far, by layer name.
     var textMeasurements: [String: TextMeasurement] = [:]
     /// Names of text layers that have errors, or whose text could not be measured (already
@@ -224,6 +227,10 @@ final class DecodeContext {
         if let text = measurableText[layer] {
             return
                 "cannot measure the text of \"\(layer)\": no font for family \"\(text.content.fontFamily)\" could be loaded"
+        }
+        if let type = namedLayerTypes[layer], type != "text" {
+            return
+                "\"\(layer)\" is a \(type) layer; @NAME.width and @NAME.height measure text layers only"
         }
         var message =
             "no text layer named \"\(layer)\" before this value (@NAME.width measures a text layer named earlier in the file)"

@@ -28,16 +28,22 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
 /// term       := unary (('*' | '/') unary)*
 /// unary      := '-' unary | primary
 /// primary    := number | '$' name | '@' name '.' metric | '(' expression ')'
+///             | function '(' expression ')'
 /// number     := [0-9]+ ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?
 /// name       := [A-Za-z_] [A-Za-z0-9_]*
 /// metric     := 'width' | 'height'
+/// function   := 'round' | 'floor' | 'ceil'
 /// ```
+/// `round(x)` is the nearest whole number, halves away from zero (C's `round`: `round(2.5)` is
+/// 3, `round(-2.5)` is −3); `floor(x)` the largest whole number ≤ x; `ceil(x)` the smallest
+/// ≥ x. They snap a measured or computed position to whole points, e.g.
+/// `"$left + ceil(@label.width) + 3"`.
 /// `@label.width` is a measurement of the text layer named `label` (its advance width, or its
 /// ascent + descent for `height`, in points, docs/preset-format.md "Measured text"); it is kept
 /// as `.parameter("@label.width")`, and the caller's lookup resolves it.
 /// Binary operators are left-associative; `*` and `/` bind tighter than `+` and `-`; unary
 /// minus binds tightest (`-$a * 2` is `(-$a) * 2`). Nothing else (no `^`, no unary `+`, no
-/// functions). Nesting (parentheses, unary minus and operator chains) is limited to
+/// other functions). Nesting (parentheses, unary minus and operator chains) is limited to
 /// `maximumDepth` levels so that no input can exhaust the stack.
 public indirect enum Expression: Equatable, Sendable {
     /// A literal, always finite when parsed.
@@ -48,6 +54,27 @@ public indirect enum Expression: Equatable, Sendable {
     case negate(Expression)
     /// `left op right`.
     case binary(Operator, Expression, Expression)
+    /// `function(argument)`.
+    case function(Function, Expression)
+
+    /// The functions, spelled as in the text; each takes one number and gives a whole number.
+    public enum Function: String, Equatable, Sendable, CaseIterable {
+        /// Nearest whole number, halves away from zero (C's `round`).
+        case round
+        /// Largest whole number ≤ the argument.
+        case floor
+        /// Smallest whole number ≥ the argument.
+        case ceil
+
+        /// `value` rounded as the function says.
+        public func apply(_ value: Double) -> Double {
+            switch self {
+            case .round: value.rounded(.toNearestOrAwayFromZero)
+            case .floor: value.rounded(.down)
+            case .ceil: value.rounded(.up)
+            }
+        }
+    }
 
     /// The four binary operators, spelled as in the text.
     public enum Operator: String, Equatable, Sendable {
@@ -104,6 +131,8 @@ public indirect enum Expression: Equatable, Sendable {
                 guard b != 0 else { throw ExpressionError(offset: nil, message: "division by zero") }
                 value = a / b
             }
+        case .function(let function, let argument):
+            value = function.apply(try argument.evaluate(lookup))
         }
         guard value.isFinite else {
             throw ExpressionError(offset: nil, message: "the result is not a finite number")
@@ -131,6 +160,21 @@ public indirect enum Expression: Equatable, Sendable {
             case .multiply: return a.multiplied(by: b)
             case .divide: return b == .zero ? nil : a.divided(by: b)
             }
+        case .function(let function, let argument):
+            guard let a = argument.exactValue(lookup) else { return nil }
+            let down = Rational(a.floor)
+            guard let fraction = a.subtracting(down), fraction != .zero else { return down }
+            let up = down.adding(.one)
+            switch function {
+            case .floor: return down
+            case .ceil: return up
+            case .round:
+                // Halves away from zero: 2.5 → 3, −2.5 → −3 (down is −3, the fraction ½).
+                guard let half = Rational(1, 2) else { return nil }
+                if fraction < half { return down }
+                if half < fraction { return up }
+                return a < .zero ? down : up
+            }
         }
     }
 
@@ -145,7 +189,7 @@ public indirect enum Expression: Equatable, Sendable {
         switch self {
         case .number: break
         case .parameter(let name): if !names.contains(name) { names.append(name) }
-        case .negate(let operand): operand.collectNames(into: &names)
+        case .negate(let operand), .function(_, let operand): operand.collectNames(into: &names)
         case .binary(_, let left, let right):
             left.collectNames(into: &names)
             right.collectNames(into: &names)
@@ -311,6 +355,31 @@ private struct ExpressionParser {
             return (.parameter("@\(name).\(metric)"), 1)
         }
         if isDigit(scalar) { return (.number(try parseNumber()), 1) }
+        if isNameStart(scalar) {
+            let start = position
+            while let next = peek(), isNameStart(next) || isDigit(next) { position += 1 }
+            var word = ""
+            word.unicodeScalars.append(contentsOf: scalars[start..<position])
+            let afterWord = position
+            skipSpaces()
+            if let function = Expression.Function(rawValue: word), peek() == "(" {
+                nesting += 1
+                if nesting > Expression.maximumDepth { throw tooDeep() }
+                position += 1
+                let (argument, height) = try parseSum()
+                skipSpaces()
+                guard peek() == ")" else { throw error("expected +, -, *, / or ')' to close \(word)(") }
+                position += 1
+                nesting -= 1
+                if height + 1 > Expression.maximumDepth { throw tooDeep() }
+                return (.function(function, argument), height + 1)
+            }
+            if Expression.Function(rawValue: word) != nil {
+                position = afterWord
+                throw error("expected '(' after \(word)")
+            }
+            position = start
+        }
         throw error("expected a number, $name or '('", operandExpected: true)
     }
 

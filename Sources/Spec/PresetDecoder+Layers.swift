@@ -156,6 +156,7 @@ extension PresetDecoder {
             }
         }
         o.finish(context: what, known: known, misplaced: misplaced)
+        if let name { context.namedLayerTypes[name] = type.rawValue }
         guard shape != nil else { return nil }
         if let name, state.shape.isShape {
             context.namedPaths[name] = state.shape.path.applying(state.transform)

@@ -21,7 +21,7 @@ struct GIFFidelityTests {
 
     @Test(arguments: PresetCatalogTests.presetFiles + regressions)
     func decodedGIFShowsTheRenderedFrames(path: String) throws {
-        let composition = try PresetLoader.load(contentsOf: path).composition
+        let composition = try PresetLoader.load(contentsOf: path, measureText: Exporter.measureText).composition
         let animation = try Exporter.render(composition, fps: min(composition.fps, 50))
         var options = GIFOptions()
         options.matte = composition.canvas.matte

@@ -1,3 +1,4 @@
+import Export
 import Foundation
 import Render
 import Spec
@@ -32,7 +33,7 @@ struct GoldenImageTests {
 
     @Test(arguments: cases)
     func frameMatchesGolden(preset: String, percent: Int) throws {
-        let composition = try PresetLoader.load(contentsOf: preset).composition
+        let composition = try PresetLoader.load(contentsOf: preset, measureText: Exporter.measureText).composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
         let index = Int((Double(plan.frameCount) * Double(percent) / 100).rounded())
         let actual = try SceneRenderer.render(SceneEvaluator.scene(of: composition, at: plan.time(ofFrame: index)))

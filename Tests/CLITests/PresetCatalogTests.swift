@@ -1,4 +1,5 @@
 import AnimexportCLI
+import Export
 import Foundation
 import Render
 import Spec
@@ -56,7 +57,7 @@ struct PresetCatalogTests {
 
     @Test(arguments: presetFiles)
     func presetDecodesRendersAndLoopsSeamlessly(path: String) throws {
-        let loaded = try PresetLoader.load(contentsOf: path)
+        let loaded = try PresetLoader.load(contentsOf: path, measureText: Exporter.measureText)
         #expect(loaded.warnings.isEmpty, "\(loaded.warnings.map(\.description))")
         let composition = loaded.composition
         #expect(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent == composition.name)

@@ -46,8 +46,12 @@ struct PresetVocabularyTests {
     }
 
     /// Half the default size draws, pixel for pixel, what `--scale 0.5` draws: strokes, dots,
-    /// gaps, dashes, text and glyphs all follow `size`.
-    @Test(arguments: presets.map(\.name))
+    /// gaps, dashes, text and glyphs all follow `size`. Not the two loading-dots presets: their
+    /// dots start at `ceil(@label.width)`, the whole point SwiftUI's HStack gives the text's
+    /// frame, so at size 28 they start at ceil(64.19) = 65 pt where half the 56-pt layout is
+    /// 129 / 2 = 64.5 pt (as on a device); `measuredTextWidthFeedsExpressions` and the
+    /// rounded-width test check those presets' layout at several sizes instead.
+    @Test(arguments: presets.map(\.name).filter { !$0.hasPrefix("loading-dots") })
     func halfTheSizeIsHalfTheScale(name: String) throws {
         let preset = try #require(Self.presets.first { $0.name == name })
         let dir = try temporaryDirectory()

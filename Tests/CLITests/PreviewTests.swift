@@ -338,4 +338,48 @@ import Testing
         #expect(bare.contains("<img id=\"gif-0\" alt=\"GIF\""))
         #expect(bare.range(of: hiddenGIF, options: .regularExpression) == nil)
     }
+
+    /// A square that slides out, holds for half the loop and slides back: the GIF, the APNG and
+    /// the WebP merge the 15 held frames into one (16 frames, delays summed), the sheet keeps 30.
+    /// The scrubbers step by time, so `#frame=25` (t = 25.5 / 30 s = 850 ms, on the way back)
+    /// shows in every format the frame on screen at 850 ms: cell 25 of the sheet, frame 11 of
+    /// the others; indexing by frame would show their last frame.
+    @Test func scrubbersStepByTimeAcrossMergedFrames() throws {
+        guard Self.chromium != nil else {
+            Issue.record("Chromium is not installed; run 'make deps' (Debian package chromium)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        try writeFile(
+            """
+            { "version": 1, "name": "hold", "canvas": { "width": 64, "height": 64, "background": "transparent" },
+              "fps": 30, "params": {},
+              "layers": [ { "type": "rect", "center": [12, 32], "size": [20, 20], "fill": "#007AFF",
+                "animations": [ { "keyPath": "position", "values": [[12, 32], [52, 32], [52, 32], [12, 32]],
+                  "keyTimes": [0, 0.25, 0.75, 1], "duration": 1, "repeatCount": "infinity" } ] } ] }
+            """, to: dir + "/hold.json")
+        let run = try runTool([dir + "/hold.json", "-o", "h.gif", "--preview", "review.html", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = String(decoding: readBytes(dir + "/review.html"), as: UTF8.self)
+        #expect(page.contains("<div class=\"stage\" data-steps=\"30\" data-period=\"1000\">"))
+        #expect(page.contains("<tr><th>GIF</th><td>16 frames at 30 fps"))
+        #expect(page.contains("<tr><th>APNG</th><td>16 frames at 30 fps"))
+        guard let dom = try Self.dumpDOM(dir + "/review.html", fragment: "frame=25", budget: 3000, in: dir) else {
+            return
+        }
+        let pattern = #"<output>(frame|cell) ([0-9]+) of ([0-9]+), at ([0-9.]+) ms for ([0-9.]+) ms</output>"#
+        let regex = try NSRegularExpression(pattern: pattern)
+        let matches = regex.matches(in: dom, range: NSRange(dom.startIndex..., in: dom))
+        let readouts = matches.map { m in
+            (1...5).map { i in String(dom[Range(m.range(at: i), in: dom)!]) }
+        }
+        // GIF, APNG, WebP, sheet, in page order.
+        #expect(readouts.map { $0[1] + "/" + $0[2] } == ["11/16", "11/16", "11/16", "25/30"], "\(readouts)")
+        for r in readouts {
+            guard let start = Double(r[3]), let length = Double(r[4]) else { continue }
+            #expect(start <= 850 && 850 < start + length, "\(r): not on screen at 850 ms")
+        }
+        // Every scrubber has the loop's 30 steps, whatever its frame count.
+        #expect(dom.components(separatedBy: #"type="range" min="0" max="29""#).count - 1 == 4)
+    }
 }

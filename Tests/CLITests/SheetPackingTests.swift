@@ -89,7 +89,7 @@ func checkSheet(
 
     @Test(arguments: PresetCatalogTests.presetFiles)
     func packedIsNoLargerThanTheGridAndGivesTheFramesBack(path: String) throws {
-        let composition = try PresetLoader.load(contentsOf: path).composition
+        let composition = try PresetLoader.load(contentsOf: path, measureText: Exporter.measureText).composition
         let animation = try Exporter.render(composition, fps: composition.fps)
         for (trim, merge) in [(false, false), (true, false), (true, true)] {
             let grid = try Exporter.sheet(

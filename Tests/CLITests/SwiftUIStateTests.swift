@@ -101,7 +101,9 @@ import Timeline
         "circular-autoreverse", "circular-progress",
     ])
     func rewrittenPresetLoopsSeamlessly(name: String) throws {
-        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/\(name).json").composition
+        let composition = try PresetLoader.load(
+            contentsOf: packageRoot + "/presets/\(name).json", measureText: Exporter.measureText
+        ).composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
         guard
             let end = plan.sampleTime(ofFrame: 0).exact.flatMap({ s in
@@ -125,8 +127,9 @@ import Timeline
     /// (0, 2, 4 s …) here, not by the evaluator; the second and third dots are still lit when a
     /// loop starts, the article's complaint.
     @Test func modifierLoadingDotsKeepDotsLitAcrossTheRestart() throws {
-        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/loading-dots-modifier.json")
-            .composition
+        let composition = try PresetLoader.load(
+            contentsOf: packageRoot + "/presets/loading-dots-modifier.json", measureText: Exporter.measureText
+        ).composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
         #expect(plan.period == 2)
         let start = try #require(plan.sampleTime(ofFrame: 0).exact?.doubleValue)
@@ -160,7 +163,9 @@ import Timeline
     /// `asyncAfter(1.5)` hides all three at once. The expected opacity is worked from that code,
     /// not from the evaluator; the dots' centre pixels must carry it as alpha.
     @Test func loadingDotsFollowTheirWithAnimationBlocks() throws {
-        let composition = try PresetLoader.load(contentsOf: packageRoot + "/presets/loading-dots.json").composition
+        let composition = try PresetLoader.load(
+            contentsOf: packageRoot + "/presets/loading-dots.json", measureText: Exporter.measureText
+        ).composition
         let plan = try LoopPlan.make(for: composition, fps: composition.fps)
         #expect(plan.period == 2)
         #expect(plan.frameCount == 60)
@@ -179,6 +184,32 @@ import Timeline
                 let alpha = Double(image[x, 37].a) / 255
                 #expect(abs(alpha - expected(dot, t)) <= 1.5 / 255, "frame \(frame) dot \(dot): \(alpha)")
             }
+        }
+    }
+
+    /// Both loading-dots presets start the dots at the label's measured advance rounded up to a
+    /// whole point (`ceil(@label.width)`, as UIKit sizes a view to fit text), `3 * size / 56`
+    /// after the text's left edge: Inter's 128.37 at 34 pt gives 129, the number the presets
+    /// hard-coded; at size 24 (14.57 pt) 55.02 gives 56 where the old `129 * 24 / 56` gave 55.29.
+    @Test(arguments: ["loading-dots", "loading-dots-modifier"])
+    func loadingDotsStartAtTheMeasuredWidthRoundedUp(name: String) throws {
+        for size in [56.0, 24, 100] {
+            let composition = try PresetLoader.load(
+                contentsOf: packageRoot + "/presets/\(name).json", overrides: ["size": formatNumber(size)],
+                measureText: Exporter.measureText
+            ).composition
+            let fontSize = size * 17 / 28
+            let measured = try #require(
+                FontLibrary.measure("Loading", family: "Inter", size: fontSize, weight: .regular)
+            ).width
+            #expect(abs(measured - 128.37 * fontSize / 34) < 0.01)
+            guard case .rect(let centre, let side, _) = composition.layers[1].state.shape else {
+                Issue.record("\(name): layer 1 is not the first dot")
+                return
+            }
+            let left = size * 3 / 28
+            let start = centre.x - side.x / 2 - size * 3 / 56 - left
+            #expect(abs(start - measured.rounded(.up)) < 1e-9, "\(name) at size \(size): dots start at \(start)")
         }
     }
 

@@ -165,3 +165,43 @@ extension Spec.Expression.Operator {
         [Self.add, .subtract, .multiply, .divide].map(\.rawValue)
     }
 }
+
+// Issue 19: round(), floor() and ceil() snap a measured or computed length to whole points.
+@Test func roundingFunctions() throws {
+    #expect(try value("round(128.37)") == 128)
+    #expect(try value("ceil(128.37)") == 129)
+    #expect(try value("floor(128.37)") == 128)
+    // Halves away from zero, as C's round(): 2.5 → 3, −2.5 → −3.
+    #expect(try value("round(2.5)") == 3)
+    #expect(try value("round(-2.5)") == -3)
+    #expect(try value("round(2.49)") == 2)
+    #expect(try value("floor(-0.5)") == -1)
+    #expect(try value("ceil(-0.5)") == 0)
+    #expect(try value("ceil(3)") == 3)
+    // An argument is a whole expression; a call is an operand like any other.
+    #expect(try value("$left + ceil($w * 2) / 2", ["left": 6, "w": 64.185]) == 6 + 129.0 / 2)
+    #expect(try value("-floor( 1.5 )*2") == -2)
+    #expect(try Spec.Expression.parse("ceil(@label.width) + 3").parameterNames == ["@label.width"])
+    // The exact value agrees: ceil(1/3) is 1, round(5/2) is 3, round(-5/2) is −3.
+    let exact = { (text: String) in try Spec.Expression.parse(text).exactValue { _ in nil } }
+    #expect(try exact("ceil(1 / 3)") == Rational(1))
+    #expect(try exact("floor(-1 / 3)") == Rational(-1))
+    #expect(try exact("round(5 / 2)") == Rational(3))
+    #expect(try exact("round(-5 / 2)") == Rational(-3))
+    #expect(try exact("round(7 / 3)") == Rational(2))
+    #expect(try exact("floor(4)") == Rational(4))
+}
+
+@Test func roundingFunctionErrors() throws {
+    #expect(parseError("round 2")?.message == "expected '(' after round at offset 5, found U+0020")
+    #expect(
+        parseError("ceil(2")?.message == "expected +, -, *, / or ')' to close ceil( at offset 6, found end of input")
+    #expect(parseError("ceil()")?.offset == 5)
+    // An unknown function name reads as a word where an operand belongs, with the $name hint.
+    #expect(
+        parseError("abs(2)")?.message
+            == "expected a number, $name or '(' at offset 0, found 'abs' (a parameter is written $abs)")
+    // Calls count towards the nesting limit.
+    let deep = String(repeating: "ceil(", count: 40) + "1" + String(repeating: ")", count: 40)
+    #expect(parseError(deep)?.message.hasPrefix("expression nested deeper than 32 levels") == true)
+}

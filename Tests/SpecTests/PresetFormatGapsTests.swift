@@ -318,6 +318,28 @@ private func rect(animations: String) -> String {
         noFont == [
             "$.layers[1].center[0]: cannot measure the text of \"label\": no font for family \"Inter\" could be loaded"
         ])
+    // A named layer that is not text cannot be measured: one error, naming its type.
+    let notText = errors(
+        preset(
+            """
+            { "type": "rect", "name": "bar", "center": [5, 5], "size": [4, 4], "fill": "red" },
+            { "type": "rect", "center": ["ceil(@bar.width) + 1", "@bar.height"], "size": [4, 4], "fill": "red" }
+            """))
+    #expect(
+        notText == [
+            "$.layers[1].center[0]: \"bar\" is a rect layer; @NAME.width and @NAME.height measure text layers only"
+        ])
+    // round(), floor() and ceil() snap a measured length to whole points ("Loading" is 70 wide
+    // and 25 high in the fake font: ceil(23.33), floor(12.5), round(17.5)).
+    let snapped = try decode(
+        preset(
+            """
+            { "type": "text", "name": "label", "text": "Loading", "font": { "size": 20 } },
+            { "type": "rect", "center": ["ceil(@label.width / 3)", "floor(@label.height / 2)"], "size": ["round(@label.width / 4)", 1], "fill": "red" }
+            """)
+    ).composition
+    #expect(
+        snapped.layers[1].state.shape == .rect(center: Point(x: 24, y: 12), size: Point(x: 18, y: 1), cornerRadius: 0))
     // Text nobody measures is not measured.
     let counter = MeasureCounter()
     _ = try decode(

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Render
 import Spec
 import Testing
 
@@ -144,7 +145,13 @@ private func presets() throws -> [String] {
     let names = try presets()
     #expect(names.count == 12)  // the nine seeds plus circular-linear, circular-autoreverse, loading-dots-modifier
     for name in names {
-        let c = try PresetLoader.load(contentsOf: packageRoot + "/presets/" + name).composition
+        // loading-dots measures its label (`ceil(@label.width)`), as the CLI does with the renderer's fonts.
+        let measure: TextMeasurer = { string, content in
+            FontLibrary.measure(
+                string, family: content.fontFamily, size: content.fontSize, weight: content.fontWeight,
+                features: content.features)
+        }
+        let c = try PresetLoader.load(contentsOf: packageRoot + "/presets/" + name, measureText: measure).composition
         #expect(ExportBudget.check(c, scale: 16).isEmpty, "\(name)")
     }
 }
