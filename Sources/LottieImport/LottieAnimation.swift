@@ -224,20 +224,24 @@ public struct LottieAnimation: SceneSource {
                 // Everything so far in this group, copied (lottie-web's RepeaterModifier).
                 let copies = Self.repeaterCopies(repeater, at: f)
                 let backToFront = Array(topFirst.reversed())
-                var copyNodes: [SceneNode] = []
+                var copyNodes: [[SceneNode]] = []
                 var copyPieces: [Piece] = []
                 for (matrix, opacity) in copies {
                     copyPieces += pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
-                    if !backToFront.isEmpty, opacity > 0 {
-                        copyNodes.append(
+                    // The copy's opacity fades each item on its own, not the copy as a whole
+                    // (lottie-web multiplies it into each element's opacity; rlottie and
+                    // ThorVG draw skia-repeater.json that way).
+                    if opacity > 0 {
+                        copyNodes.append(backToFront.reversed().map {
                             SceneNode(
-                                transform: ProjectiveTransform(matrix), opacity: opacity,
-                                content: .group(backToFront, clip: nil)))
+                                transform: ProjectiveTransform(matrix), opacity: opacity, content: .group([$0], clip: nil))
+                        })
                     }
                 }
                 pieces = copyPieces
-                // m 1 (above): each copy over the one before, so the last is on top.
-                topFirst = repeater.above ? copyNodes.reversed() : copyNodes
+                // Each copy's nodes top first, copies first to last. m 1 (above): each copy
+                // over the one before, so the last copy's nodes come first.
+                topFirst = (repeater.above ? copyNodes.reversed() : copyNodes).flatMap { $0 }
             case .gradientFill(let gradient, let rule):
                 guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
                 var all = BezierPath()

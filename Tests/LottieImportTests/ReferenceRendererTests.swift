@@ -91,7 +91,7 @@ func referenceFrames(_ file: String, renderer: String, frames: [Int], width: Int
 let knownDeviations: Set<String> = ["lottie-spec-time_stretch.json@525", "skia-sample_2.json@100"]
 
 @Suite struct ReferenceRendererTests {
-    /// Every T1 corpus file at 8 instants of its loop against rlottie and ThorVG, composited
+    /// Every T1, T2 and T3 corpus file at 8 instants of its loop against rlottie and ThorVG, composited
     /// on white and on black. Where the references agree (≥ 45 dB on both backgrounds), ours
     /// must be within 40 dB of both (issue 21's numbers); where they do not, the numbers are
     /// printed and nothing is asserted (one of them drops a feature).
@@ -102,9 +102,9 @@ let knownDeviations: Set<String> = ["lottie-spec-time_stretch.json@525", "skia-s
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: venvPython),
             "needs .build/tools-venv (make deps) for rlottie-python and thorvg-python"))
-    func tierOneCorpusMatchesBothReferencesWhereTheyAgree() throws {
-        let files = corpusFiles(tiers: ["T1"])
-        #expect(files.count >= 8, "T1 files found in the corpus README: \(files)")
+    func tiersOneToThreeCorpusMatchesBothReferencesWhereTheyAgree() throws {
+        let files = corpusFiles(tiers: ["T1", "T2", "T3"])
+        #expect(files.count >= 25, "T1–T3 files found in the corpus README: \(files)")
         var compared = 0
         for name in files {
             let path = "\(corpusFolder)/\(name)"
