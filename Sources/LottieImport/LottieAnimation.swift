@@ -132,7 +132,8 @@ public struct LottieAnimation: SceneSource {
             children = [SceneNode(transform: .identity, opacity: 1, content: .masked(children, masks: masks))]
         }
         let matrix = world(layer, at: f, byIndex: byIndex)
-        return SceneNode(transform: ProjectiveTransform(matrix), opacity: opacity, content: .group(children, clip: clip))
+        return SceneNode(
+            transform: ProjectiveTransform(matrix), opacity: opacity, content: .group(children, clip: clip))
     }
 
     /// The layer's transform times its parents' (Lottie 1.0 spec, Layer: `parent`); each
@@ -232,10 +233,12 @@ public struct LottieAnimation: SceneSource {
                     // (lottie-web multiplies it into each element's opacity; rlottie and
                     // ThorVG draw skia-repeater.json that way).
                     if opacity > 0 {
-                        copyNodes.append(backToFront.reversed().map {
-                            SceneNode(
-                                transform: ProjectiveTransform(matrix), opacity: opacity, content: .group([$0], clip: nil))
-                        })
+                        copyNodes.append(
+                            backToFront.reversed().map {
+                                SceneNode(
+                                    transform: ProjectiveTransform(matrix), opacity: opacity,
+                                    content: .group([$0], clip: nil))
+                            })
                     }
                 }
                 pieces = copyPieces
@@ -270,7 +273,9 @@ public struct LottieAnimation: SceneSource {
 
     /// The nodes of one stroke over `pieces`, top first (the pieces' strokes in reverse so the
     /// first path ends on top); `color` or, when set, `gradient` (whose stops carry `o`).
-    func strokeNodes(_ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double)
+    func strokeNodes(
+        _ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double
+    )
         -> [SceneNode]
     {
         let width = stroke.width.value(at: f).first ?? 0

@@ -203,7 +203,8 @@ final class LottieDecoder {
     }
 
     static let shapeNames: [String: String] = [
-        "mm": "merge paths (mm)", "pb": "pucker/bloat (pb)", "tw": "twist (tw)", "op": "offset path (op)", "zz": "zig zag (zz)",
+        "mm": "merge paths (mm)", "pb": "pucker/bloat (pb)", "tw": "twist (tw)", "op": "offset path (op)",
+        "zz": "zig zag (zz)",
         "no": "no style (no)",
     ]
 
@@ -304,7 +305,8 @@ final class LottieDecoder {
                 out.append(
                     .repeater(
                         LottieRepeater(
-                            copies: property(object, "c", p, default: [1]), offset: property(object, "o", p, default: [0]),
+                            copies: property(object, "c", p, default: [1]),
+                            offset: property(object, "o", p, default: [0]),
                             above: object["m"]?.numberValue != 2, anchor: step("a", [0, 0]),
                             position: step("p", [0, 0]), scale: step("s", [100, 100]), rotation: step("r", [0]),
                             startOpacity: step("so", [100]), endOpacity: step("eo", [100]))))

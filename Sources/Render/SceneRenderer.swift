@@ -164,7 +164,8 @@ public enum SceneRenderer {
     /// coordinates: the user space of `ctm`, or its affine approximation at the centre of
     /// `path` under a projection), times `alpha`. Leaves Cairo's matrix as it found it.
     private static func setSource(
-        _ color: RGBAColor, _ gradient: GradientPaint?, alpha: Double, ctm: ProjectiveTransform, around path: BezierPath,
+        _ color: RGBAColor, _ gradient: GradientPaint?, alpha: Double, ctm: ProjectiveTransform,
+        around path: BezierPath,
         in cr: OpaquePointer
     ) {
         guard let gradient, !gradient.stops.isEmpty else {
@@ -185,7 +186,8 @@ public enum SceneRenderer {
         defer { cairo_pattern_destroy(pattern) }
         for stop in gradient.stops {
             let c = stop.color
-            cairo_pattern_add_color_stop_rgba(pattern, min(max(stop.offset, 0), 1), c.red, c.green, c.blue, c.alpha * alpha)
+            cairo_pattern_add_color_stop_rgba(
+                pattern, min(max(stop.offset, 0), 1), c.red, c.green, c.blue, c.alpha * alpha)
         }
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
         var saved = cairo_matrix_t()

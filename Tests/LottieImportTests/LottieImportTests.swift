@@ -239,7 +239,9 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         let y = Int(50 + 30 * sin(-54 * Double.pi / 180))
         #expect(pixel(image, x, y)[3] == 0)
         // The same radius on a tip's ray (−18°) is inside.
-        #expect(pixel(image, Int(150 + 30 * cos(-18 * Double.pi / 180)), Int(50 + 30 * sin(-18 * Double.pi / 180)))[3] == 255)
+        #expect(
+            pixel(image, Int(150 + 30 * cos(-18 * Double.pi / 180)), Int(50 + 30 * sin(-18 * Double.pi / 180)))[3]
+                == 255)
     }
 
     @Test func roundedCornersCutEachSharpCornerWithAnArcOfTheRadius() throws {
