@@ -55,40 +55,85 @@ public struct LottieAnimation: SceneSource {
     }
 
     /// The nodes of a layer list at frame `f` of its composition, back to front (the list is
-    /// top first).
+    /// top first). Matte sources (`td`) are not drawn themselves; a layer with `tt` is drawn
+    /// through the layer `tp` names or, without `tp`, the layer just above it in the list
+    /// (Lottie 1.0 spec, Layer: `tt`, `tp`, `td`).
     func nodes(of list: [LottieLayer], at f: Double, depth: Int) -> [SceneNode] {
         guard depth < Self.maximumDepth else { return [] }
         var byIndex: [Int: LottieLayer] = [:]
         for layer in list { if let i = layer.index, byIndex[i] == nil { byIndex[i] = layer } }
         var out: [SceneNode] = []
-        for layer in list.reversed() {
-            guard !layer.hidden, f >= layer.inPoint, f < layer.outPoint else { continue }
-            let local = layer.localTime(f)
-            let opacity = layer.transform.opacityFraction(at: local)
-            guard opacity > 0 else { continue }
-            let children: [SceneNode]
-            var clip: BezierPath?
-            switch layer.content {
-            case .null: continue
-            case .shapes(let shapes): children = draw(shapes, at: local).nodes
-            case .precomp(let asset, let w, let h):
-                guard asset < assets.count else { continue }
-                children = nodes(of: assets[asset], at: local, depth: depth + 1)
-                clip = .rect(Rect(x: 0, y: 0, width: w, height: h))
-            case .solid(let color, let w, let h):
-                children = [
-                    SceneNode(
-                        transform: .identity, opacity: 1,
-                        content: .shape(fill(.rect(Rect(x: 0, y: 0, width: w, height: h)), color, .nonZero)))
-                ]
-            }
-            guard !children.isEmpty else { continue }
-            let matrix = world(layer, at: f, byIndex: byIndex)
-            out.append(
-                SceneNode(
-                    transform: ProjectiveTransform(matrix), opacity: opacity, content: .group(children, clip: clip)))
+        for position in list.indices.reversed() where !list[position].isMatteSource {
+            if let node = node(at: position, of: list, at: f, byIndex: byIndex, depth: depth) { out.append(node) }
         }
         return out
+    }
+
+    /// The node of `list[position]` at `f` with its masks and its matte, or nil when it draws
+    /// nothing. `chain` bounds mattes that are themselves matted (skia's chained mattes).
+    func node(
+        at position: Int, of list: [LottieLayer], at f: Double, byIndex: [Int: LottieLayer], depth: Int, chain: Int = 0
+    ) -> SceneNode? {
+        let layer = list[position]
+        guard var node = plainNode(layer, at: f, byIndex: byIndex, depth: depth) else {
+            return nil
+        }
+        guard let mode = layer.matte else { return node }
+        var source: Int?
+        if let tp = layer.matteParent {
+            source = list.firstIndex { $0.index == tp }
+        } else if position > 0 {
+            source = position - 1
+        }
+        let matte =
+            source.flatMap { s in
+                chain < 16 && s != position
+                    ? self.node(at: s, of: list, at: f, byIndex: byIndex, depth: depth, chain: chain + 1) : nil
+            }
+        guard let matte else {
+            // An absent or invisible matte covers nothing: inverted modes show everything.
+            return mode == .alphaInverted || mode == .lumaInverted ? node : nil
+        }
+        node = SceneNode(transform: .identity, opacity: 1, content: .matted([node], matte: [matte], mode: mode))
+        return node
+    }
+
+    /// A layer's own drawing at `f` (content, masks, transform, opacity), or nil when it is
+    /// hidden, outside its in…out range, fully transparent or empty.
+    func plainNode(_ layer: LottieLayer, at f: Double, byIndex: [Int: LottieLayer], depth: Int) -> SceneNode? {
+        guard !layer.hidden, f >= layer.inPoint, f < layer.outPoint else { return nil }
+        let local = layer.localTime(f)
+        let opacity = layer.transform.opacityFraction(at: local)
+        guard opacity > 0 else { return nil }
+        var children: [SceneNode]
+        var clip: BezierPath?
+        switch layer.content {
+        case .null: return nil
+        case .shapes(let shapes): children = draw(shapes, at: local).nodes
+        case .precomp(let asset, let w, let h):
+            guard asset < assets.count else { return nil }
+            children = nodes(of: assets[asset], at: local, depth: depth + 1)
+            clip = .rect(Rect(x: 0, y: 0, width: w, height: h))
+        case .solid(let color, let w, let h):
+            children = [
+                SceneNode(
+                    transform: .identity, opacity: 1,
+                    content: .shape(fill(.rect(Rect(x: 0, y: 0, width: w, height: h)), color, .nonZero)))
+            ]
+        }
+        guard !children.isEmpty else { return nil }
+        if !layer.masks.isEmpty {
+            let masks = layer.masks.map { mask in
+                MaskDrawing(
+                    path: mask.path.value(at: local).bezier, mode: mask.mode,
+                    opacity: min(max((mask.opacity.value(at: local).first ?? 100) / 100, 0), 1),
+                    inverted: mask.inverted)
+            }
+            children = [SceneNode(transform: .identity, opacity: 1, content: .masked(children, masks: masks))]
+        }
+        let matrix = world(layer, at: f, byIndex: byIndex)
+        return SceneNode(
+            transform: ProjectiveTransform(matrix), opacity: opacity, content: .group(children, clip: clip))
     }
 
     /// The layer's transform times its parents' (Lottie 1.0 spec, Layer: `parent`); each
@@ -115,10 +160,24 @@ public struct LottieAnimation: SceneSource {
     /// A shape list's drawing at frame `f`: nodes back to front, and every path in it (in the
     /// list's coordinates) for styles further up that paint them. `trim` is the trim that
     /// applies to the whole list from its enclosing groups.
-    func draw(_ items: [LottieShape], at f: Double, trim inherited: TrimRanges? = nil, place: [Int] = [])
+    func draw(
+        _ items: [LottieShape], at f: Double, trim inherited: TrimRanges? = nil, round inheritedRound: Double = 0,
+        place: [Int] = []
+    )
         -> (nodes: [SceneNode], pieces: [Piece])
     {
         guard place.count < Self.maximumDepth else { return ([], []) }
+        // The corner radius that applies to the item at each index: the first rd after it.
+        var rounds = Array(repeating: inheritedRound, count: items.count)
+        var nextRound = inheritedRound
+        for (i, item) in items.enumerated().reversed() {
+            rounds[i] = nextRound
+            if case .roundCorners(let r) = item {
+                let value = r.value(at: f).first ?? 0
+                nextRound = value.isFinite ? max(value, 0) : 0
+            }
+        }
+
         // The trim that applies to the item at each index: the first tm after it.
         var trims: [TrimRanges?] = Array(repeating: inherited, count: items.count)
         var next = inherited
@@ -130,12 +189,16 @@ public struct LottieAnimation: SceneSource {
                     offset: o.value(at: f).first ?? 0, individually: individually, id: place + [i])
             }
         }
+        func piece(_ path: LottiePath, _ i: Int, reversed: Bool) -> Piece {
+            let rounded = rounds[i] > 0 ? Self.roundedCorners(path, radius: rounds[i]) : path
+            return Piece(path: reversed ? Self.reversedPath(rounded).bezier : rounded.bezier, trim: trims[i])
+        }
         var pieces: [Piece] = []
         var topFirst: [SceneNode] = []
         for (i, item) in items.enumerated() {
             switch item {
             case .group(let children, let transform):
-                let inner = draw(children, at: f, trim: trims[i], place: place + [i])
+                let inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i])
                 let matrix = transform.matrix(at: f)
                 pieces += inner.pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
                 let opacity = transform.opacityFraction(at: f)
@@ -146,18 +209,52 @@ public struct LottieAnimation: SceneSource {
                             content: .group(inner.nodes, clip: nil)))
                 }
             case .path(let property, let reversed):
-                let path = property.value(at: f)
-                pieces.append(Piece(path: reversed ? Self.reversedPath(path).bezier : path.bezier, trim: trims[i]))
+                pieces.append(piece(property.value(at: f), i, reversed: reversed))
             case .ellipse(let position, let size, let reversed):
                 pieces.append(
                     Piece(
                         path: Self.ellipse(position.value(at: f), size.value(at: f), reversed: reversed), trim: trims[i]
                     ))
             case .rect(let position, let size, let radius, let reversed):
-                let path = Self.rectangle(
-                    position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0, reversed: reversed)
-                pieces.append(Piece(path: path, trim: trims[i]))
-            case .trim: continue
+                let path = Self.rectanglePath(position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0)
+                pieces.append(piece(path, i, reversed: reversed))
+            case .polystar(let star):
+                pieces.append(piece(Self.polystar(star, at: f), i, reversed: false))
+            case .trim, .roundCorners: continue
+            case .repeater(let repeater):
+                // Everything so far in this group, copied (lottie-web's RepeaterModifier).
+                let copies = Self.repeaterCopies(repeater, at: f)
+                let backToFront = Array(topFirst.reversed())
+                var copyNodes: [[SceneNode]] = []
+                var copyPieces: [Piece] = []
+                for (matrix, opacity) in copies {
+                    copyPieces += pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
+                    // The copy's opacity fades each item on its own, not the copy as a whole
+                    // (lottie-web multiplies it into each element's opacity; rlottie and
+                    // ThorVG draw skia-repeater.json that way).
+                    if opacity > 0 {
+                        copyNodes.append(
+                            backToFront.reversed().map {
+                                SceneNode(
+                                    transform: ProjectiveTransform(matrix), opacity: opacity,
+                                    content: .group([$0], clip: nil))
+                            })
+                    }
+                }
+                pieces = copyPieces
+                // Each copy's nodes top first, copies first to last. m 1 (above): each copy
+                // over the one before, so the last copy's nodes come first.
+                topFirst = (repeater.above ? copyNodes.reversed() : copyNodes).flatMap { $0 }
+            case .gradientFill(let gradient, let rule):
+                guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
+                var all = BezierPath()
+                for piece in pieces { all.append(piece.path) }
+                var drawing = fill(all, .black, rule)
+                drawing.fillGradient = paint
+                topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(drawing)))
+            case .gradientStroke(let gradient, let stroke):
+                guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
+                topFirst += strokeNodes(stroke, color: .black, gradient: paint, pieces, at: f)
             case .fill(let color, let opacity, let rule):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(color.value(at: f), opacity: opacity.value(at: f))
@@ -168,33 +265,224 @@ public struct LottieAnimation: SceneSource {
             case .stroke(let stroke):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(stroke.color.value(at: f), opacity: stroke.opacity.value(at: f))
-                let width = stroke.width.value(at: f).first ?? 0
-                guard c.alpha > 0, width > 0, width.isFinite else { continue }
-                var dashes = stroke.dashes.map { max(0, $0.value(at: f).first ?? 0) }
-                if dashes.count % 2 == 1 { dashes += dashes }
-                if !dashes.contains(where: { $0 > 0 }) { dashes = [] }
-                let drawing = StrokeDrawing(
-                    color: c, width: width, lineCap: stroke.cap, lineJoin: stroke.join,
-                    miterLimit: max(1, stroke.miterLimit), dashes: dashes,
-                    dashPhase: stroke.dashOffset?.value(at: f).first ?? 0)
-                // Nodes top first: the pieces' strokes in reverse so the first path ends on top.
-                for (path, ranges) in Self.strokeRuns(pieces).reversed() {
-                    for (start, end) in ranges where end > start {
-                        var trimmed = drawing
-                        trimmed.start = start
-                        trimmed.end = end
-                        topFirst.append(
-                            SceneNode(
-                                transform: .identity, opacity: 1,
-                                content: .shape(
-                                    ShapeDrawing(
-                                        fillPath: nil, fillColor: .clear, fillRule: .nonZero, strokePath: path,
-                                        stroke: trimmed))))
-                    }
-                }
+                topFirst += strokeNodes(stroke, color: c, gradient: nil, pieces, at: f)
             }
         }
         return (topFirst.reversed(), pieces)
+    }
+
+    /// The nodes of one stroke over `pieces`, top first (the pieces' strokes in reverse so the
+    /// first path ends on top); `color` or, when set, `gradient` (whose stops carry `o`).
+    func strokeNodes(
+        _ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double
+    )
+        -> [SceneNode]
+    {
+        let width = stroke.width.value(at: f).first ?? 0
+        guard gradient != nil || c.alpha > 0, width > 0, width.isFinite else { return [] }
+        var dashes = stroke.dashes.map { max(0, $0.value(at: f).first ?? 0) }
+        if dashes.count % 2 == 1 { dashes += dashes }
+        if !dashes.contains(where: { $0 > 0 }) { dashes = [] }
+        let drawing = StrokeDrawing(
+            color: c, width: width, lineCap: stroke.cap, lineJoin: stroke.join, miterLimit: max(1, stroke.miterLimit),
+            dashes: dashes, dashPhase: stroke.dashOffset?.value(at: f).first ?? 0)
+        var out: [SceneNode] = []
+        for (path, ranges) in Self.strokeRuns(pieces).reversed() {
+            for (start, end) in ranges where end > start {
+                var trimmed = drawing
+                trimmed.start = start
+                trimmed.end = end
+                out.append(
+                    SceneNode(
+                        transform: .identity, opacity: 1,
+                        content: .shape(
+                            ShapeDrawing(
+                                fillPath: nil, fillColor: .clear, fillRule: .nonZero, strokePath: path,
+                                stroke: trimmed, strokeGradient: gradient))))
+            }
+        }
+        return out
+    }
+
+    /// The copies of a repeater at `f`, first to last: copy k sits `k + o` steps along `tr`
+    /// (negative steps run the inverse step) with opacity `so + (eo − so) · k / (c − 1)`
+    /// percent (lottie-web's RepeaterModifier; the Lottie 1.0 spec has no repeater). One step
+    /// is: scale `s` and rotate `r` about the anchor `a`, then translate by `p`; a fractional
+    /// step scales by `1 + (s − 1) · t`, rotates `r · t` and moves `p · t`, as lottie-web's
+    /// `applyTransforms` does. At most 1 000 copies.
+    static func repeaterCopies(_ r: LottieRepeater, at f: Double) -> [(Geometry.AffineTransform, Double)] {
+        let countValue = r.copies.value(at: f).first ?? 1
+        guard countValue.isFinite, countValue >= 1 else { return [] }
+        let count = Int(min(countValue, 1000).rounded(.up))
+        let offset = r.offset.value(at: f).first ?? 0
+        let a = r.anchor.value(at: f)
+        let p = r.position.value(at: f)
+        let sc = r.scale.value(at: f)
+        let rot = r.rotation.value(at: f).first ?? 0
+        let so = (r.startOpacity.value(at: f).first ?? 100) / 100
+        let eo = (r.endOpacity.value(at: f).first ?? 100) / 100
+        let ax = a.first ?? 0
+        let ay = a.count > 1 ? a[1] : 0
+        func step(_ t: Double) -> Geometry.AffineTransform {
+            let sx = 1 + ((sc.first ?? 100) / 100 - 1) * t
+            let sy = 1 + ((sc.count > 1 ? sc[1] : 100) / 100 - 1) * t
+            return Geometry.AffineTransform.translation(x: -ax, y: -ay)
+                .concatenating(.scale(x: sx, y: sy))
+                .concatenating(.rotation(degrees: rot * t))
+                .concatenating(.translation(x: ax, y: ay))
+                .concatenating(.translation(x: (p.first ?? 0) * t, y: (p.count > 1 ? p[1] : 0) * t))
+        }
+        let whole = step(1)
+        let inverse = whole.inverted() ?? .identity
+        var out: [(Geometry.AffineTransform, Double)] = []
+        for k in 0..<count {
+            let t = Double(k) + (offset.isFinite ? offset : 0)
+            let n = t.rounded(.down)
+            var m = step(t - n)
+            let unit = n < 0 ? inverse : whole
+            for _ in 0..<min(Int(abs(n)), 10_000) { m = m.concatenating(unit) }
+            let fraction = count > 1 ? Double(k) / Double(count - 1) : 0
+            out.append((m, min(max(so + (eo - so) * fraction, 0), 1)))
+        }
+        return out
+    }
+
+    /// `sr` as a path (Lottie 1.0 spec, PolyStar; the tangents as lottie-web's
+    /// StarShapeProperty, `convertStarToPath` and `convertPolygonToPath`, computes them):
+    /// vertices from the top (−90° plus `r`) clockwise (`d` = 3: counter-clockwise), `⌊pt⌋` of
+    /// them for a polygon and `2⌊pt⌋` alternating outer and inner radius for a star. Each
+    /// vertex's tangents lie along the circle through it, of length `roundness/100 ×` its
+    /// circle's perimeter divided by 4 × the vertex count (polygon) or 2 × the vertex count
+    /// (star).
+    static func polystar(_ star: LottiePolystar, at f: Double) -> LottiePath {
+        let p = star.position.value(at: f)
+        let cx = p.first ?? 0
+        let cy = p.count > 1 ? p[1] : 0
+        let pointsValue = star.points.value(at: f).first ?? 0
+        guard pointsValue.isFinite, pointsValue >= 1 else {
+            return LottiePath(vertices: [], inTangents: [], outTangents: [], closed: true)
+        }
+        let points = Int(min(pointsValue, 10_000).rounded(.down))
+        let count = star.star ? points * 2 : points
+        let outer = star.outerRadius.value(at: f).first ?? 0
+        let inner = star.innerRadius.value(at: f).first ?? 0
+        let outerRound = (star.outerRoundness.value(at: f).first ?? 0) / 100
+        let innerRound = (star.innerRoundness.value(at: f).first ?? 0) / 100
+        let dir = star.reversed ? -1.0 : 1.0
+        let step = 2 * Double.pi / Double(count)
+        var angle = -Double.pi / 2 + (star.rotation.value(at: f).first ?? 0) * .pi / 180
+        var vertices: [Point] = []
+        var ins: [Point] = []
+        var outs: [Point] = []
+        for i in 0..<count {
+            let isOuter = !star.star || i % 2 == 0
+            let radius = isOuter ? outer : inner
+            let roundness = isOuter ? outerRound : innerRound
+            let perimeter = 2 * Double.pi * radius / Double(star.star ? count * 2 : count * 4)
+            let x = radius * cos(angle)
+            let y = radius * sin(angle)
+            let length = (x * x + y * y).squareRoot()
+            let ox = length == 0 ? 0 : y / length
+            let oy = length == 0 ? 0 : -x / length
+            let k = perimeter * roundness * dir
+            vertices.append(Point(x: cx + x, y: cy + y))
+            outs.append(Point(x: -ox * k, y: -oy * k))
+            ins.append(Point(x: ox * k, y: oy * k))
+            angle += step * dir
+        }
+        return LottiePath(vertices: vertices, inTangents: ins, outTangents: outs, closed: true)
+    }
+
+    /// `rd` applied to a path (lottie-web's RoundCornersModifier; the Lottie 1.0 spec has no
+    /// rounded corners): every sharp vertex (both tangents zero; the ends of an open path
+    /// excepted) becomes two, `min(radius, half the edge)` along each edge, joined by a cubic
+    /// whose control points lie `1 − 0.5519` of the way from each new vertex to the corner.
+    static func roundedCorners(_ path: LottiePath, radius: Double) -> LottiePath {
+        let n = path.vertices.count
+        guard n > 1, radius > 0 else { return path }
+        let zero = Point(x: 0, y: 0)
+        var v: [Point] = []
+        var ins: [Point] = []
+        var outs: [Point] = []
+        for i in 0..<n {
+            let corner = path.vertices[i]
+            let sharp = path.inTangents[i] == zero && path.outTangents[i] == zero
+            if !sharp || (!path.closed && (i == 0 || i == n - 1)) {
+                v.append(corner)
+                ins.append(path.inTangents[i])
+                outs.append(path.outTangents[i])
+                continue
+            }
+            for neighbour in [path.vertices[(i + n - 1) % n], path.vertices[(i + 1) % n]] {
+                let dx = neighbour.x - corner.x
+                let dy = neighbour.y - corner.y
+                let distance = (dx * dx + dy * dy).squareRoot()
+                let t = distance > 0 ? min(distance / 2, radius) / distance : 0
+                let point = Point(x: corner.x + dx * t, y: corner.y + dy * t)
+                // The handle, relative to the new vertex, points to the corner.
+                let handle = Point(
+                    x: (corner.x - point.x) * ellipseConstant, y: (corner.y - point.y) * ellipseConstant)
+                // Both handles of both new vertices point to the corner, as lottie-web sets
+                // them (the straight edges stay straight; only their parametrisation bends).
+                v.append(point)
+                ins.append(handle)
+                outs.append(handle)
+            }
+        }
+        return LottiePath(vertices: v, inTangents: ins, outTangents: outs, closed: path.closed)
+    }
+
+    /// A gradient at `f`: colour stops merged with the opacity stops (each offset of either
+    /// list gets the colour and the alpha interpolated linearly at it, ends held), alpha times
+    /// `o`; a radial gradient's focus at `h` (clamped to ±0.99) of the radius from the centre,
+    /// `a` degrees from the start→end direction (lottie-web's gradient fill, canvas renderer).
+    /// Nil when there are no colour stops.
+    static func gradientPaint(_ g: LottieGradient, at f: Double) -> GradientPaint? {
+        let k = g.stops.value(at: f)
+        let colorCount = min(g.colorCount, k.count / 4)
+        guard colorCount > 0 else { return nil }
+        var colors: [(Double, [Double])] = []
+        for j in 0..<colorCount { colors.append((k[4 * j], [k[4 * j + 1], k[4 * j + 2], k[4 * j + 3]])) }
+        var alphas: [(Double, [Double])] = []
+        var j = 4 * colorCount
+        while j + 1 < k.count {
+            alphas.append((k[j], [k[j + 1]]))
+            j += 2
+        }
+        func sample(_ list: [(Double, [Double])], _ x: Double) -> [Double] {
+            guard let first = list.first, let last = list.last else { return [1] }
+            if x <= first.0 { return first.1 }
+            for i in 1..<list.count where x <= list[i].0 {
+                let (x0, a) = list[i - 1]
+                let (x1, b) = list[i]
+                let t = x1 > x0 ? (x - x0) / (x1 - x0) : 1
+                return zip(a, b).map { $0 + ($1 - $0) * t }
+            }
+            return last.1
+        }
+        let offsets = Array(Set(colors.map(\.0) + alphas.map(\.0))).sorted()
+        let o = min(max((g.opacity.value(at: f).first ?? 100) / 100, 0), 1)
+        let stops = offsets.map { x -> GradientStop in
+            let c = sample(colors, x)
+            let a = alphas.isEmpty ? 1 : sample(alphas, x)[0]
+            return GradientStop(
+                offset: x, color: color(c, opacity: [min(max(a.isFinite ? a : 1, 0), 1) * o * 100]))
+        }
+        let s = g.start.value(at: f)
+        let e = g.end.value(at: f)
+        let start = Point(x: s.first ?? 0, y: s.count > 1 ? s[1] : 0)
+        let end = Point(x: e.first ?? 0, y: e.count > 1 ? e[1] : 0)
+        guard g.radial else { return GradientPaint(kind: .linear, start: start, end: end, stops: stops) }
+        let radius = ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
+        let angle = atan2(end.y - start.y, end.x - start.x)
+        var h = (g.highlightLength.value(at: f).first ?? 0) / 100
+        if !h.isFinite { h = 0 }
+        h = min(max(h, -0.99), 0.99)
+        let a = (g.highlightAngle.value(at: f).first ?? 0) * .pi / 180
+        let focus = Point(
+            x: start.x + cos(angle + (a.isFinite ? a : 0)) * radius * h,
+            y: start.y + sin(angle + (a.isFinite ? a : 0)) * radius * h)
+        return GradientPaint(kind: .radial(focus: focus), start: start, end: end, stops: stops)
     }
 
     /// The paths one stroke draws, each with the length fractions that draw: untrimmed pieces
@@ -274,6 +562,12 @@ public struct LottieAnimation: SceneSource {
     /// `rc`: from the top-right corner clockwise (`d` = 3: counter-clockwise), corners rounded
     /// by `r` capped at half the shorter side, as lottie-web's RectShapeProperty draws it.
     static func rectangle(_ p: [Double], _ s: [Double], _ radius: Double, reversed: Bool) -> BezierPath {
+        let path = rectanglePath(p, s, radius)
+        return reversed ? reversedPath(path).bezier : path.bezier
+    }
+
+    /// `rc` as vertices and tangents, clockwise from the top-right corner (see `rectangle`).
+    static func rectanglePath(_ p: [Double], _ s: [Double], _ radius: Double) -> LottiePath {
         let cx = p.first ?? 0
         let cy = p.count > 1 ? p[1] : 0
         let hw = abs(s.first ?? 0) / 2
@@ -304,8 +598,7 @@ public struct LottieAnimation: SceneSource {
                 zero, Point(x: 0, y: k), zero, Point(x: -k, y: 0), zero, Point(x: 0, y: -k), zero, Point(x: k, y: 0),
             ]
         }
-        let path = LottiePath(vertices: v, inTangents: ins, outTangents: outs, closed: true)
-        return reversed ? reversedPath(path).bezier : path.bezier
+        return LottiePath(vertices: v, inTangents: ins, outTangents: outs, closed: true)
     }
 
     /// The same outline run backwards from the same first vertex (`d` = 3).

@@ -3,6 +3,7 @@
 import Foundation
 import Geometry
 import Spec
+import Timeline
 
 /// Reads a parsed Lottie document into the model, collecting diagnostics at JSON paths:
 /// errors for what cannot be drawn at all (a missing `fr`, a keyframe without `t`), warnings
@@ -202,9 +203,8 @@ final class LottieDecoder {
     }
 
     static let shapeNames: [String: String] = [
-        "rp": "repeater (rp)", "sr": "polystar (sr)", "gf": "gradient fill (gf)",
-        "gs": "gradient stroke (gs)", "mm": "merge paths (mm)", "rd": "rounded corners (rd)",
-        "pb": "pucker/bloat (pb)", "tw": "twist (tw)", "op": "offset path (op)", "zz": "zig zag (zz)",
+        "mm": "merge paths (mm)", "pb": "pucker/bloat (pb)", "tw": "twist (tw)", "op": "offset path (op)",
+        "zz": "zig zag (zz)",
         "no": "no style (no)",
     ]
 
@@ -281,9 +281,103 @@ final class LottieDecoder {
                     .trim(
                         start: property(object, "s", p, default: [0]), end: property(object, "e", p, default: [100]),
                         offset: property(object, "o", p, default: [0]), individually: object["m"]?.numberValue == 2))
+            case "sr":
+                out.append(
+                    .polystar(
+                        LottiePolystar(
+                            position: property(object, "p", p, default: [0, 0]),
+                            outerRadius: property(object, "or", p, default: [0]),
+                            outerRoundness: property(object, "os", p, default: [0]),
+                            innerRadius: property(object, "ir", p, default: [0]),
+                            innerRoundness: property(object, "is", p, default: [0]),
+                            points: property(object, "pt", p, default: [5]),
+                            rotation: property(object, "r", p, default: [0]), star: object["sy"]?.numberValue != 2,
+                            reversed: reversed)))
+            case "rd":
+                out.append(.roundCorners(property(object, "r", p, default: [0])))
+            case "rp":
+                let tr = object["tr"]?.objectValue
+                let trPath = "\(p).tr"
+                func step(_ key: String, _ fallback: [Double]) -> LottieProperty<[Double]> {
+                    guard let tr else { return .fixed(fallback) }
+                    return property(tr, key, trPath, default: fallback)
+                }
+                out.append(
+                    .repeater(
+                        LottieRepeater(
+                            copies: property(object, "c", p, default: [1]),
+                            offset: property(object, "o", p, default: [0]),
+                            above: object["m"]?.numberValue != 2, anchor: step("a", [0, 0]),
+                            position: step("p", [0, 0]), scale: step("s", [100, 100]), rotation: step("r", [0]),
+                            startOpacity: step("so", [100]), endOpacity: step("eo", [100]))))
+            case "gf":
+                guard let gradient = gradient(object, p, item) else { continue }
+                out.append(.gradientFill(gradient, rule: object["r"]?.numberValue == 2 ? .evenOdd : .nonZero))
+            case "gs":
+                guard let gradient = gradient(object, p, item) else { continue }
+                out.append(.gradientStroke(gradient, stroke(object, p)))
             default:
                 unsupported(p, item, Self.shapeNames[ty] ?? "shape type \"\(ty)\"")
             }
+        }
+        return out
+    }
+
+    /// The gradient of a `gf` or `gs`: `g.p` colour stops in `g.k` (an error when `g` or its
+    /// count is missing).
+    func gradient(_ object: JSONObject, _ p: String, _ item: JSONValue) -> LottieGradient? {
+        guard let g = object["g"]?.objectValue else {
+            error(p, object["g"] ?? item, "missing \"g\" (the gradient's stops {\"p\", \"k\"})")
+            return nil
+        }
+        guard let count = number(g, "p", "\(p).g", owner: object["g"]) else { return nil }
+        guard count >= 0, count < 10_000, let colors = Int(exactly: count.rounded()) else {
+            error("\(p).g.p", g["p"], "expected a colour stop count 0…9999, found \(formatNumber(count))")
+            return nil
+        }
+        return LottieGradient(
+            colorCount: colors, stops: property(g, "k", "\(p).g", default: []),
+            start: property(object, "s", p, default: [0, 0]), end: property(object, "e", p, default: [0, 0]),
+            radial: object["t"]?.numberValue == 2, highlightLength: property(object, "h", p, default: [0]),
+            highlightAngle: property(object, "a", p, default: [0]), opacity: property(object, "o", p, default: [100]))
+    }
+
+    /// `masksProperties` (Lottie 1.0 spec, Mask): mode `a`, `s`, `i` (default), `n` left out;
+    /// lighten, darken and difference are warned about and drawn as `a`; expansion `x` is
+    /// warned about and ignored.
+    func masks(_ value: JSONValue?, _ path: String) -> [LottieMask] {
+        guard let items = value?.arrayValue else { return [] }
+        var out: [LottieMask] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let object = item.objectValue else {
+                error(p, item, "expected a mask object, found \(item.typeName)")
+                continue
+            }
+            let modeName = object["mode"]?.stringValue ?? "i"
+            let mode: MaskDrawing.Mode
+            switch modeName {
+            case "n": continue
+            case "a": mode = .add
+            case "s": mode = .subtract
+            case "i": mode = .intersect
+            default:
+                unsupported("\(p).mode", object["mode"], "mask mode \"\(modeName)\" (drawn as add)")
+                mode = .add
+            }
+            guard let pt = object["pt"] else {
+                error(p, item, "missing \"pt\" (the mask's path)")
+                continue
+            }
+            if object["x"] != nil, property(object, "x", p, default: [0]) != .fixed([0]) {
+                unsupported("\(p).x", object["x"], "mask expansion (x)")
+            }
+            if object["f"] != nil { unsupported("\(p).f", object["f"], "mask feather (f)") }
+            let empty = LottiePath(vertices: [], inTangents: [], outTangents: [], closed: true)
+            out.append(
+                LottieMask(
+                    path: property(pt, "\(p).pt", default: empty) { v, q in self.bezier(v, q) }, mode: mode,
+                    opacity: property(object, "o", p, default: [100]), inverted: object["inv"]?.boolValue == true))
         }
         return out
     }
@@ -341,17 +435,19 @@ final class LottieDecoder {
                 error("\(p).sr", object["sr"], "time stretch must not be 0")
                 continue
             }
-            var hidden = object["hd"]?.boolValue == true
-            if let masks = object["masksProperties"]?.arrayValue, !masks.isEmpty {
-                unsupported("\(p).masksProperties", object["masksProperties"], "masks (masksProperties)")
+            let hidden = object["hd"]?.boolValue == true
+            let masks = masks(object["masksProperties"], "\(p).masksProperties")
+            var matte: MatteMode?
+            if let tt = object["tt"], let n = tt.numberValue, n != 0 {
+                switch n {
+                case 1: matte = .alpha
+                case 2: matte = .alphaInverted
+                case 3: matte = .luma
+                case 4: matte = .lumaInverted
+                default: unsupported("\(p).tt", tt, "track matte mode \(formatNumber(n))")
+                }
             }
-            if let tt = object["tt"], (tt.numberValue ?? 0) != 0 {
-                unsupported("\(p).tt", tt, "track mattes (tt)")
-            }
-            if let td = object["td"], (td.numberValue ?? 0) != 0 {
-                unsupported("\(p).td", td, "a track matte source (td)")
-                hidden = true
-            }
+            let isMatteSource = (object["td"]?.numberValue ?? 0) != 0
             if let ef = object["ef"]?.arrayValue, !ef.isEmpty { unsupported("\(p).ef", object["ef"], "effects (ef)") }
             if let bm = object["bm"]?.numberValue, bm != 0 { unsupported("\(p).bm", object["bm"], "blend modes (bm)") }
             if object["tm"] != nil { unsupported("\(p).tm", object["tm"], "time remapping (tm)") }
@@ -395,7 +491,9 @@ final class LottieDecoder {
                     index: object["ind"]?.numberValue.flatMap { Int(exactly: $0) },
                     parent: object["parent"]?.numberValue.flatMap { Int(exactly: $0) }, inPoint: ip, outPoint: op,
                     startTime: number(object, "st", p, default: 0) ?? 0, stretch: stretch,
-                    transform: transform(object["ks"]?.objectValue, "\(p).ks"), content: content, hidden: hidden))
+                    transform: transform(object["ks"]?.objectValue, "\(p).ks"), content: content, hidden: hidden,
+                    masks: masks, matte: matte, matteParent: object["tp"]?.numberValue.flatMap { Int(exactly: $0) },
+                    isMatteSource: isMatteSource))
         }
         return out
     }

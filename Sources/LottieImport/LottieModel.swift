@@ -3,6 +3,7 @@
 import Foundation
 import Geometry
 import Spec
+import Timeline
 
 /// A value a Lottie property can hold and blend: numbers and vectors as `[Double]`, paths as
 /// `LottiePath`.
@@ -269,6 +270,73 @@ indirect enum LottieShape: Sendable, Equatable {
     case trim(
         start: LottieProperty<[Double]>, end: LottieProperty<[Double]>, offset: LottieProperty<[Double]>,
         individually: Bool)
+    /// `sr`.
+    case polystar(LottiePolystar)
+    /// `rd`: radius `r` in points for the sharp corners of the paths before it.
+    case roundCorners(LottieProperty<[Double]>)
+    /// `rp`.
+    case repeater(LottieRepeater)
+    /// `gf`: the gradient and the fill rule.
+    case gradientFill(LottieGradient, rule: FillRule)
+    /// `gs`: the gradient and the stroke's style (its `color` unused).
+    case gradientStroke(LottieGradient, LottieStroke)
+}
+
+/// `sr` (Lottie 1.0 spec, PolyStar): `pt` points round `p`, the first at the top turned `r`
+/// degrees clockwise; a star alternates outer radius `or` and inner radius `ir`, a polygon
+/// uses `or` only; roundness `os`/`is` in percent.
+struct LottiePolystar: Sendable, Equatable {
+    var position: LottieProperty<[Double]>
+    var outerRadius: LottieProperty<[Double]>
+    var outerRoundness: LottieProperty<[Double]>
+    var innerRadius: LottieProperty<[Double]>
+    var innerRoundness: LottieProperty<[Double]>
+    var points: LottieProperty<[Double]>
+    var rotation: LottieProperty<[Double]>
+    /// `sy` 1 (star) rather than 2 (polygon).
+    var star: Bool
+    /// `d` = 3.
+    var reversed: Bool
+}
+
+/// `rp` (lottie-web's RepeaterModifier; not in the Lottie 1.0 spec): `c` copies of what is
+/// before it in its group, the first at `o` steps of `tr`, each next one step further.
+struct LottieRepeater: Sendable, Equatable {
+    var copies: LottieProperty<[Double]>
+    var offset: LottieProperty<[Double]>
+    /// `m` 1 (each copy above the one before) rather than 2 (below).
+    var above: Bool
+    /// `tr`: `a`, `p`, `s`, `r` of one step.
+    var anchor: LottieProperty<[Double]>
+    var position: LottieProperty<[Double]>
+    var scale: LottieProperty<[Double]>
+    var rotation: LottieProperty<[Double]>
+    /// `so`, `eo`: opacity of the first and of the last copy, percent.
+    var startOpacity: LottieProperty<[Double]>
+    var endOpacity: LottieProperty<[Double]>
+}
+
+/// `gf`/`gs` (Lottie 1.0 spec, Gradient): `g.k` holds `colorCount` stops `[offset, r, g, b]`
+/// then optional opacity stops `[offset, alpha]`; `s`, `e` the start and end points; `t` 1
+/// linear, 2 radial with highlight length `h` (percent of the radius) and angle `a` (degrees
+/// from the start→end direction).
+struct LottieGradient: Sendable, Equatable {
+    var colorCount: Int
+    var stops: LottieProperty<[Double]>
+    var start: LottieProperty<[Double]>
+    var end: LottieProperty<[Double]>
+    var radial: Bool
+    var highlightLength: LottieProperty<[Double]>
+    var highlightAngle: LottieProperty<[Double]>
+    var opacity: LottieProperty<[Double]>
+}
+
+/// One entry of a layer's `masksProperties` (Lottie 1.0 spec, Mask).
+struct LottieMask: Sendable, Equatable {
+    var path: LottieProperty<LottiePath>
+    var mode: MaskDrawing.Mode
+    var opacity: LottieProperty<[Double]>
+    var inverted: Bool
 }
 
 /// A trim at one instant: which fraction ranges of a path's length draw.
@@ -359,6 +427,15 @@ struct LottieLayer: Sendable, Equatable {
     var content: LottieLayerContent
     /// `hd`, or a track-matte source (`td`), which draws nothing itself.
     var hidden: Bool
+    /// `masksProperties`, in order (masks with mode `n` left out).
+    var masks: [LottieMask] = []
+    /// `tt`: the matte this layer is seen through, taken from the layer before it in the list
+    /// (or the one `tp` names), or nil.
+    var matte: MatteMode?
+    /// `tp`: the `ind` of the matte layer (Lottie 1.0 spec), or nil for the layer above.
+    var matteParent: Int?
+    /// `td` = 1: this layer is a matte source.
+    var isMatteSource = false
 
     /// The layer's own time at frame `f` of its composition.
     func localTime(_ f: Double) -> Double { (f - startTime) / stretch }

@@ -107,6 +107,10 @@ public enum SceneRenderer {
             } else {
                 paint(shape, alpha: node.opacity, ctm: ctm, limits: limits, in: cr)
             }
+        case .matted(let children, let matte, let mode):
+            try drawMatted(children, matte: matte, mode: mode, opacity: node.opacity, ctm: ctm, limits: limits, in: cr)
+        case .masked(let children, let masks):
+            try drawMasked(children, masks: masks, opacity: node.opacity, ctm: ctm, limits: limits, in: cr)
         case .text(let text):
             try drawText(text, alpha: node.opacity, ctm: ctm, in: cr)
         case .image(let image):
@@ -120,12 +124,10 @@ public enum SceneRenderer {
         _ shape: ShapeDrawing, alpha: Double, ctm: ProjectiveTransform, limits: Limits, in cr: OpaquePointer
     ) {
         if let fillPath = shape.fillPath, fillPath.elements.count > largeFillSegments, let affine = ctm.affine {
-            let c = shape.fillColor
-            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
+            setSource(shape.fillColor, shape.fillGradient, alpha: alpha, ctm: ctm, around: fillPath, in: cr)
             fillLarge(fillPath, affine: affine, evenOdd: shape.fillRule == .evenOdd, in: cr)
         } else if let fillPath = shape.fillPath, addPath(fillPath, ctm: ctm, to: cr) {
-            let c = shape.fillColor
-            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
+            setSource(shape.fillColor, shape.fillGradient, alpha: alpha, ctm: ctm, around: fillPath, in: cr)
             cairo_set_fill_rule(cr, shape.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
             cairo_fill(cr)
         }
@@ -143,18 +145,208 @@ public enum SceneRenderer {
             guard !pieces.isEmpty else { return }
             let points = pieces.reduce(0) { $0 + $1.points.count }
             if points > limits.strokePoints {
-                cairo_set_source_rgba(cr, s.color.red, s.color.green, s.color.blue, s.color.alpha * alpha)
+                setSource(s.color, shape.strokeGradient, alpha: alpha, ctm: ctm, around: strokePath, in: cr)
                 strokeLarge(pieces, style: s, penScale: penScale, ctm: ctm, in: cr)
                 return
             }
             guard addPolylines(pieces, ctm: ctm, to: cr) else { return }
-            cairo_set_source_rgba(cr, s.color.red, s.color.green, s.color.blue, s.color.alpha * alpha)
+            setSource(s.color, shape.strokeGradient, alpha: alpha, ctm: ctm, around: strokePath, in: cr)
             cairo_set_line_width(cr, s.width * penScale)
             cairo_set_line_cap(cr, cairoCap(s.lineCap))
             cairo_set_line_join(cr, cairoJoin(s.lineJoin))
             cairo_set_miter_limit(cr, s.miterLimit)
             cairo_set_dash(cr, nil, 0, 0)
             cairo_stroke(cr)
+        }
+    }
+
+    /// Sets Cairo's source to `color`, or to `gradient` when there is one (in the node's
+    /// coordinates: the user space of `ctm`, or its affine approximation at the centre of
+    /// `path` under a projection), times `alpha`. Leaves Cairo's matrix as it found it.
+    private static func setSource(
+        _ color: RGBAColor, _ gradient: GradientPaint?, alpha: Double, ctm: ProjectiveTransform,
+        around path: BezierPath,
+        in cr: OpaquePointer
+    ) {
+        guard let gradient, !gradient.stops.isEmpty else {
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
+            return
+        }
+        let pattern: OpaquePointer?
+        switch gradient.kind {
+        case .linear:
+            pattern = cairo_pattern_create_linear(gradient.start.x, gradient.start.y, gradient.end.x, gradient.end.y)
+        case .radial(let focus):
+            let dx = gradient.end.x - gradient.start.x
+            let dy = gradient.end.y - gradient.start.y
+            pattern = cairo_pattern_create_radial(
+                focus.x, focus.y, 0, gradient.start.x, gradient.start.y, (dx * dx + dy * dy).squareRoot())
+        }
+        guard let pattern else { return }
+        defer { cairo_pattern_destroy(pattern) }
+        for stop in gradient.stops {
+            let c = stop.color
+            cairo_pattern_add_color_stop_rgba(
+                pattern, min(max(stop.offset, 0), 1), c.red, c.green, c.blue, c.alpha * alpha)
+        }
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        var saved = cairo_matrix_t()
+        cairo_get_matrix(cr, &saved)
+        let affine: AffineTransform
+        if let exact = ctm.affine {
+            affine = exact
+        } else if let b = path.bounds {
+            affine = affineApproximation(ctm, at: Point(x: b.midX, y: b.midY))
+        } else {
+            affine = .identity
+        }
+        guard abs(affine.determinant) > 1e-12 else { return }
+        setMatrix(affine, cr)
+        cairo_set_source(cr, pattern)
+        cairo_set_matrix(cr, &saved)
+    }
+
+    /// The canvas's pixel size: the size of the surface the context was created on.
+    private static func canvasSize(_ cr: OpaquePointer) -> (Int32, Int32) {
+        guard let target = cairo_get_target(cr) else { return (0, 0) }
+        return (cairo_image_surface_get_width(target), cairo_image_surface_get_height(target))
+    }
+
+    /// Draws `children` into a group and paints it, times `opacity`, through the A8 coverage
+    /// `coverage` computes over the whole canvas (device pixels). Nothing is painted when the
+    /// coverage surface cannot be made.
+    private static func paintThrough(
+        _ children: [SceneNode], opacity: Double, ctm: ProjectiveTransform, limits: Limits, in cr: OpaquePointer,
+        coverage: (_ width: Int32, _ height: Int32) throws(RenderError) -> OpaquePointer?
+    ) throws(RenderError) {
+        let (width, height) = canvasSize(cr)
+        guard width > 0, height > 0, let mask = try coverage(width, height) else { return }
+        defer { cairo_surface_destroy(mask) }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_identity_matrix(cr)
+        cairo_push_group(cr)
+        for child in children { try draw(child, parent: ctm, limits: limits, in: cr) }
+        cairo_pop_group_to_source(cr)
+        cairo_identity_matrix(cr)
+        if opacity < 1 {
+            cairo_push_group(cr)
+            cairo_mask_surface(cr, mask, 0, 0)
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        } else {
+            cairo_mask_surface(cr, mask, 0, 0)
+        }
+    }
+
+    /// A track matte (`SceneContent.matted`): the matte drawn on its own canvas-sized ARGB
+    /// surface, its coverage taken per `mode` (luma: Rec. 601 weights 0.299, 0.587, 0.114 of
+    /// the premultiplied colour, i.e. the matte over black, as lottie-web's luminance filter
+    /// and the Lottie 1.0 spec's Matte Mode describe), and the content painted through it.
+    private static func drawMatted(
+        _ children: [SceneNode], matte: [SceneNode], mode: MatteMode, opacity: Double, ctm: ProjectiveTransform,
+        limits: Limits, in cr: OpaquePointer
+    ) throws(RenderError) {
+        try paintThrough(children, opacity: opacity, ctm: ctm, limits: limits, in: cr) {
+            (width, height) throws(RenderError) -> OpaquePointer? in
+            guard let argb = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
+            defer { cairo_surface_destroy(argb) }
+            guard cairo_surface_status(argb) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(argb) else { return nil }
+            configureText(mcr)
+            defer { cairo_destroy(mcr) }
+            for node in matte { try draw(node, parent: ctm, limits: limits, in: mcr) }
+            cairo_surface_flush(argb)
+            cairo_surface_flush(argb)
+            guard let a8 = cairo_image_surface_create(CAIRO_FORMAT_A8, width, height) else { return nil }
+            guard cairo_surface_status(a8) == CAIRO_STATUS_SUCCESS, let src = cairo_image_surface_get_data(argb),
+                let dst = cairo_image_surface_get_data(a8)
+            else {
+                cairo_surface_destroy(a8)
+                return nil
+            }
+            cairo_surface_flush(a8)
+            let srcStride = Int(cairo_image_surface_get_stride(argb))
+            let dstStride = Int(cairo_image_surface_get_stride(a8))
+            src.withMemoryRebound(to: UInt32.self, capacity: srcStride / 4 * Int(height)) { words in
+                for y in 0..<Int(height) {
+                    for x in 0..<Int(width) {
+                        // Cairo's ARGB32: native-endian words, premultiplied.
+                        let w = words[y * srcStride / 4 + x]
+                        let a = Double(w >> 24)
+                        let r = Double((w >> 16) & 0xFF)
+                        let g = Double((w >> 8) & 0xFF)
+                        let b = Double(w & 0xFF)
+                        let value: Double =
+                            switch mode {
+                            case .alpha: a
+                            case .alphaInverted: 255 - a
+                            case .luma: 0.299 * r + 0.587 * g + 0.114 * b
+                            case .lumaInverted: 255 - (0.299 * r + 0.587 * g + 0.114 * b)
+                            }
+                        dst[y * dstStride + x] = UInt8(min(max(value.rounded(), 0), 255))
+                    }
+                }
+            }
+            cairo_surface_mark_dirty(a8)
+            return a8
+        }
+    }
+
+    /// A mask stack (`SceneContent.masked`): each outline filled into one A8 coverage in order
+    /// (add: over; subtract: destination-out; intersect: destination-in, which clears outside
+    /// the outline; inverted: the canvas rectangle and the outline filled even-odd), starting
+    /// from full coverage when the first mask subtracts or intersects (lottie-web's MaskElement
+    /// starts from a full rectangle then), and the content painted through it.
+    private static func drawMasked(
+        _ children: [SceneNode], masks: [MaskDrawing], opacity: Double, ctm: ProjectiveTransform, limits: Limits,
+        in cr: OpaquePointer
+    ) throws(RenderError) {
+        try paintThrough(children, opacity: opacity, ctm: ctm, limits: limits, in: cr) {
+            (width, height) throws(RenderError) -> OpaquePointer? in
+            guard let a8 = cairo_image_surface_create(CAIRO_FORMAT_A8, width, height) else { return nil }
+            guard cairo_surface_status(a8) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(a8) else {
+                cairo_surface_destroy(a8)
+                return nil
+            }
+            defer { cairo_destroy(mcr) }
+            if let first = masks.first, first.mode != .add {
+                cairo_set_source_rgba(mcr, 0, 0, 0, 1)
+                cairo_paint(mcr)
+            }
+            for mask in masks {
+                cairo_new_path(mcr)
+                if mask.inverted {
+                    cairo_identity_matrix(mcr)
+                    cairo_rectangle(mcr, 0, 0, Double(width), Double(height))
+                }
+                if let affine = ctm.affine {
+                    guard abs(affine.determinant) > 1e-12 else { continue }
+                    setMatrix(affine, mcr)
+                    appendElements(of: mask.path, to: mcr)
+                } else {
+                    cairo_identity_matrix(mcr)
+                    for polyline in PathMeasure(mask.path).flattened(tolerance: 0.01) {
+                        guard polyline.points.allSatisfy({ ctm.weight(at: $0) > 1e-6 }) else { continue }
+                        for (i, point) in polyline.points.enumerated() {
+                            let p = ctm.apply(to: point)
+                            if i == 0 { cairo_move_to(mcr, p.x, p.y) } else { cairo_line_to(mcr, p.x, p.y) }
+                        }
+                        cairo_close_path(mcr)
+                    }
+                }
+                cairo_set_fill_rule(mcr, mask.inverted ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+                let op: cairo_operator_t =
+                    switch mask.mode {
+                    case .add: CAIRO_OPERATOR_OVER
+                    case .subtract: CAIRO_OPERATOR_DEST_OUT
+                    case .intersect: CAIRO_OPERATOR_DEST_IN
+                    }
+                cairo_set_operator(mcr, op)
+                cairo_set_source_rgba(mcr, 0, 0, 0, min(max(mask.opacity, 0), 1))
+                cairo_fill(mcr)
+            }
+            cairo_surface_flush(a8)
+            return a8
         }
     }
 

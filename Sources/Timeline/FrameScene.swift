@@ -52,6 +52,100 @@ public enum SceneContent: Equatable, Sendable {
     case text(TextDrawing)
     /// A PNG image.
     case image(ImageDrawing)
+    /// `content` (back to front) seen through a matte: its alpha multiplied, pixel by pixel, by
+    /// the coverage `mode` takes from `matte` (back to front, drawn in the same node
+    /// coordinates and never shown itself). Lottie's track mattes and masks (`LottieImport`);
+    /// presets do not make it.
+    case matted([SceneNode], matte: [SceneNode], mode: MatteMode)
+    /// `content` (back to front) through a stack of mask outlines (node coordinates), combined
+    /// in order into one coverage the content's alpha is multiplied by (Lottie's
+    /// `masksProperties`; presets do not make it).
+    case masked([SceneNode], masks: [MaskDrawing])
+}
+
+/// Which coverage a matte gives (Lottie 1.0 spec, Matte Mode `tt`).
+public enum MatteMode: Equatable, Sendable {
+    /// The matte's alpha.
+    case alpha
+    /// 1 − the matte's alpha.
+    case alphaInverted
+    /// The matte's luminance (0.299 R + 0.587 G + 0.114 B of its colour over transparent
+    /// black, premultiplied) times nothing else: a transparent matte pixel is black.
+    case luma
+    /// 1 − the luma coverage.
+    case lumaInverted
+}
+
+/// One outline of a mask stack (Lottie 1.0 spec, Mask; lottie-web's MaskElement).
+public struct MaskDrawing: Equatable, Sendable {
+    /// How the outline's coverage joins the coverage of the masks before it.
+    public enum Mode: Equatable, Sendable {
+        /// Union: c + m − c·m (Lottie `a`).
+        case add
+        /// c · (1 − m) (Lottie `s`).
+        case subtract
+        /// c · m (Lottie `i`).
+        case intersect
+    }
+    /// The outline, node coordinates, filled non-zero.
+    public var path: BezierPath
+    /// How it combines.
+    public var mode: Mode
+    /// Coverage scale 0…1 (Lottie `o` / 100).
+    public var opacity: Double
+    /// Whether the outline's coverage is inverted (everything outside it) before combining.
+    public var inverted: Bool
+
+    /// A mask outline; see the properties.
+    public init(path: BezierPath, mode: Mode, opacity: Double, inverted: Bool) {
+        self.path = path
+        self.mode = mode
+        self.opacity = opacity
+        self.inverted = inverted
+    }
+}
+
+/// A linear or radial gradient paint, in the node's coordinates (Lottie's `gf`/`gs`).
+public struct GradientPaint: Equatable, Sendable {
+    /// Linear along `start` → `end`, or radial: centre `start`, radius |`end` − `start`|,
+    /// focal point `focus`.
+    public enum Kind: Equatable, Sendable {
+        /// Colours vary along the line from `start` to `end`.
+        case linear
+        /// Colours vary from the focal point `focus` out to the circle around `start`
+        /// through `end`.
+        case radial(focus: Point)
+    }
+    /// Linear or radial.
+    public var kind: Kind
+    /// Start point (radial: centre), points.
+    public var start: Point
+    /// End point (radial: a point on the outer circle), points.
+    public var end: Point
+    /// Stops by offset 0…1, ascending, straight-alpha colours; padded beyond the ends.
+    public var stops: [GradientStop]
+
+    /// A gradient; see the properties.
+    public init(kind: Kind, start: Point, end: Point, stops: [GradientStop]) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.stops = stops
+    }
+}
+
+/// One colour stop of a `GradientPaint`.
+public struct GradientStop: Equatable, Sendable {
+    /// Where along the gradient, 0…1.
+    public var offset: Double
+    /// Colour there (straight alpha).
+    public var color: RGBAColor
+
+    /// A stop; see the properties.
+    public init(offset: Double, color: RGBAColor) {
+        self.offset = offset
+        self.color = color
+    }
 }
 
 /// A line of text, ready to draw: placeholders already filled.
@@ -118,17 +212,23 @@ public struct ShapeDrawing: Equatable, Sendable {
     public var strokePath: BezierPath?
     /// Stroke paint and style.
     public var stroke: StrokeDrawing
+    /// Paints the fill instead of `fillColor` when set (Lottie `gf`; presets leave it nil).
+    public var fillGradient: GradientPaint?
+    /// Paints the stroke instead of `stroke.color` when set (Lottie `gs`; presets leave it nil).
+    public var strokeGradient: GradientPaint?
 
     /// A drawing; see the properties.
     public init(
         fillPath: BezierPath?, fillColor: RGBAColor, fillRule: FillRule, strokePath: BezierPath?,
-        stroke: StrokeDrawing
+        stroke: StrokeDrawing, fillGradient: GradientPaint? = nil, strokeGradient: GradientPaint? = nil
     ) {
         self.fillPath = fillPath
         self.fillColor = fillColor
         self.fillRule = fillRule
         self.strokePath = strokePath
         self.stroke = stroke
+        self.fillGradient = fillGradient
+        self.strokeGradient = strokeGradient
     }
 }
 

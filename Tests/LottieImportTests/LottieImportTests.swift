@@ -226,6 +226,96 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(late, x240, y240)[3] == 255)
     }
 
+    @Test func polystarDrawsPolygonsAndStarsFromTheTop() throws {
+        // Polygon pt 4, or 40 at (50,50): the diamond |x−50| + |y−50| ≤ 40. Star pt 5, or 40,
+        // ir 20 at (150,50): a tip straight up, the first inner vertex 36° clockwise of it.
+        let image = try Fixture.render("polystar", frame: 0)
+        #expect(pixel(image, 50, 12) == [255, 0, 0, 255])
+        #expect(pixel(image, 11, 50)[3] > 0)
+        #expect(pixel(image, 20, 20)[3] == 0)
+        #expect(pixel(image, 150, 12) == [255, 0, 0, 255])
+        // Radius 30 on the inner vertex's ray (−54°): beyond the inner radius, between tips.
+        let x = Int(150 + 30 * cos(-54 * Double.pi / 180))
+        let y = Int(50 + 30 * sin(-54 * Double.pi / 180))
+        #expect(pixel(image, x, y)[3] == 0)
+        // The same radius on a tip's ray (−18°) is inside.
+        #expect(
+            pixel(image, Int(150 + 30 * cos(-18 * Double.pi / 180)), Int(50 + 30 * sin(-18 * Double.pi / 180)))[3]
+                == 255)
+    }
+
+    @Test func roundedCornersCutEachSharpCornerWithAnArcOfTheRadius() throws {
+        // rc 20…80 square, rd 10: the corners are quarter circles round (30,30) etc.
+        let image = try Fixture.render("round-corners", frame: 0)
+        for (x, y) in [(21, 21), (78, 21), (21, 78), (78, 78)] {
+            #expect(pixel(image, x, y)[3] == 0, "corner pixel \(x),\(y) is cut")
+        }
+        // 7.8 pt from the arc's centre (inside), on the diagonal.
+        #expect(pixel(image, 24, 24) == [255, 0, 0, 255])
+        #expect(pixel(image, 75, 75) == [255, 0, 0, 255])
+        // The straight part of the edge is untouched.
+        #expect(pixel(image, 50, 20) == [255, 0, 0, 255])
+    }
+
+    @Test func repeaterStepsCopiesAndFadesThemFromStartToEndOpacity() throws {
+        // A 10 pt square at x 10…20, 3 copies 30 pt apart, opacity 100 → 20 %.
+        let image = try Fixture.render("repeater", frame: 0)
+        #expect(pixel(image, 15, 50) == [255, 0, 0, 255])
+        #expect(abs(Int(pixel(image, 45, 50)[3]) - 153) <= 1)
+        #expect(abs(Int(pixel(image, 75, 50)[3]) - 51) <= 1)
+        #expect(pixel(image, 30, 50)[3] == 0)
+        #expect(pixel(image, 95, 50)[3] == 0)
+    }
+
+    @Test func gradientsInterpolateColourAndOpacityStops() throws {
+        let image = try Fixture.render("gradient", frame: 0)
+        // Linear red → blue along x 0…100 (y 0…20): pixel centre x + 0.5.
+        for x in [0, 25, 50, 75, 99] {
+            let t = (Double(x) + 0.5) / 100
+            let p = pixel(image, x, 10)
+            #expect(abs(Double(p[0]) - 255 * (1 - t)) <= 2 && abs(Double(p[2]) - 255 * t) <= 2, "x \(x): \(p)")
+            #expect(p[3] == 255)
+        }
+        // Opacity stops 1 → 0 over white (y 20…40).
+        for x in [25, 50, 75] {
+            let p = pixel(image, x, 30)
+            #expect(abs(Double(p[3]) - 255 * (1 - (Double(x) + 0.5) / 100)) <= 2, "x \(x): \(p)")
+        }
+        // Radial black → white round (50,67), radius 20, padded beyond.
+        for (x, expected) in [(60, 255 * (10.5 * 10.5 + 0.25).squareRoot() / 20), (75, 255.0), (95, 255.0)] {
+            #expect(abs(Double(pixel(image, x, 67)[0]) - expected) <= 2, "x \(x): \(pixel(image, x, 67))")
+        }
+        #expect(pixel(image, 50, 67)[0] < 12)
+        // A gradient stroke red → blue along the line y 95.
+        #expect(pixel(image, 2, 95)[0] > 240 && pixel(image, 97, 95)[2] > 240)
+        #expect(abs(Int(pixel(image, 50, 95)[0]) - 127) <= 2)
+    }
+
+    @Test func masksAddSubtractAndInvert() throws {
+        let image = try Fixture.render("mask", frame: 0)
+        // Left: a red 10…90 square through add 20…60 then subtract 40…60.
+        #expect(pixel(image, 30, 30) == [255, 0, 0, 255])
+        #expect(pixel(image, 50, 50)[3] == 0)
+        #expect(pixel(image, 80, 80)[3] == 0)
+        #expect(pixel(image, 15, 15)[3] == 0)
+        // Right: 110…190 through an inverted add of 130…170: a frame.
+        #expect(pixel(image, 115, 50) == [255, 0, 0, 255])
+        #expect(pixel(image, 150, 50)[3] == 0)
+        #expect(pixel(image, 135, 35)[3] == 0)
+    }
+
+    @Test func trackMattesUseTheLayerAboveAndHideIt() throws {
+        let image = try Fixture.render("matte", frame: 0)
+        // Alpha matte: the blue 10…90 square only where the white 20…60 matte is; the matte
+        // itself is not drawn.
+        #expect(pixel(image, 30, 30) == [0, 0, 255, 255])
+        #expect(pixel(image, 80, 80)[3] == 0)
+        #expect(pixel(image, 15, 15)[3] == 0)
+        // Luma matte of 50 % grey (sRGB 128): alpha 128 ± 1.
+        let luma = pixel(image, 150, 50)
+        #expect(luma[0] == 255 && abs(Int(luma[3]) - 128) <= 1, "\(luma)")
+    }
+
     @Test func unsupportedFeaturesAreWarningsAtTheirPaths() throws {
         let loaded = try Fixture.load("unsupported")
         let lines = loaded.warnings.map(\.description)
