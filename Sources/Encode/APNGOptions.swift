@@ -39,6 +39,17 @@ public struct APNGOptions: Equatable, Sendable {
     /// at most this many per mille of the unfiltered rows' (nil: always), for the measurements
     /// in docs/encoding.md.
     @_spi(Measure) public var rowFilterGate: Int? = 1000
+    /// libdeflate level 0…12 the candidates of a frame, and the row-filter gate's variants, are
+    /// compared by (nil: zlib level 9, `Z_FILTERED` for palette indices), for the measurements
+    /// in docs/encoding.md.
+    @_spi(Measure) public var estimateLevel: Int? = nil
+    /// With `estimateLevel` set, whether each chosen frame's unfiltered rows are also compressed
+    /// by zlib 9 and kept when smaller, for the measurements in docs/encoding.md.
+    @_spi(Measure) public var finalZlib = true
+    /// With `estimateLevel` set, candidates within this many per mille of the smallest estimate
+    /// are compressed by zlib 9 and chosen by that (nil: by the estimate alone), for the
+    /// measurements in docs/encoding.md.
+    @_spi(Measure) public var estimateMargin: Int? = nil
     /// Whether `OVER` frames are also tried with unchanged pixels sent as themselves where that
     /// continues a run, for the measurements in docs/encoding.md.
     @_spi(Measure) public var overRuns = true

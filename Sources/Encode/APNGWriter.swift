@@ -64,6 +64,16 @@ struct APNGWriter {
     /// Per mille of the unfiltered zlib 9 size a filtered variant's zlib 9 size may reach and
     /// still be compressed by libdeflate; nil compresses every variant.
     let filterGate: Int?
+    /// libdeflate level the candidates (and the filter gate's variants) are compared by; nil
+    /// compares their zlib level 9 streams.
+    let estimateLevel: Int?
+    /// With `estimateLevel`, whether the chosen frame's unfiltered rows are also compressed by
+    /// zlib 9 for the final choice (zlib still wins on some frames).
+    let finalZlib: Bool
+    /// With `estimateLevel`: candidates whose estimate is within this many per mille of the
+    /// smallest are compressed by zlib 9 too and chosen by that, the rest dropped; the frame's
+    /// final streams are then made as without an estimate. nil: choose by the estimate alone.
+    let estimateMargin: Int?
     let workers: Int
     let frameCount: Int
     let plays: UInt32
@@ -90,6 +100,9 @@ struct APNGWriter {
         self.rowFilters = options.rowFilters
         self.overRuns = options.overRuns
         self.filterGate = options.rowFilterGate
+        self.estimateLevel = options.estimateLevel.map { min(12, max(0, $0)) }
+        self.finalZlib = options.finalZlib
+        self.estimateMargin = options.estimateMargin.map { max(0, $0) }
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
@@ -102,7 +115,7 @@ struct APNGWriter {
             let indices = mode.isIndexed ? indexFrame(target) : []
             let raw = APNGWriter.scanlines(
                 target: target, indices: indices, base: [], rect: full, blend: .source, canvasWidth: width, mode: mode)
-            let trial = try PNGChunks.zlib(raw, filtered: mode.isIndexed)
+            let trial = try APNGWriter.estimate(raw, mode: mode, level: estimateMargin == nil ? estimateLevel : nil)
             out = PNGChunks.signature
             // IHDR (PNG specification §11.2.2): width, height, bit depth, colour type,
             // compression 0, filter method 0, no interlace.
@@ -164,7 +177,9 @@ struct APNGWriter {
             }
         }
         let indices = mode.isIndexed ? indexFrame(target) : []
-        let (mode, level, width, selectByFinal) = (self.mode, self.level, self.width, self.selectByFinal)
+        let (mode, level, width, selectByFinal, estimateLevel) = (
+            self.mode, self.level, self.width, self.selectByFinal, self.estimateLevel
+        )
         let tried = candidates
         let results = try ParallelWork.map(count: tried.count, workers: workers) { i throws(EncodeError) in
             let c = tried[i]
@@ -173,34 +188,57 @@ struct APNGWriter {
                 canvasWidth: width, mode: mode)
             let trial =
                 selectByFinal
-                ? try PNGChunks.deflate(raw, level: level) : try PNGChunks.zlib(raw, filtered: mode.isIndexed)
+                ? try PNGChunks.deflate(raw, level: level)
+                : try APNGWriter.estimate(raw, mode: mode, level: estimateLevel)
             return (raw: raw, stream: trial)
         }
         var best = 0
         for i in results.indices where results[i].stream.count < results[best].stream.count { best = i }
+        var stream = results[best].stream
+        if estimateLevel != nil, let margin = estimateMargin, !selectByFinal {
+            // Re-rank the candidates near the estimate's best by their zlib 9 streams.
+            let limit = results[best].stream.count * (1000 + margin)
+            let near = results.indices.filter { 1000 * results[$0].stream.count <= limit }
+            let exact = try ParallelWork.map(count: near.count, workers: workers) { k throws(EncodeError) in
+                try PNGChunks.zlib(results[near[k]].raw, filtered: mode.isIndexed)
+            }
+            var pick = 0
+            // `near` is in candidate order, so ties go to the first, as without an estimate.
+            for k in exact.indices where exact[k].count < exact[pick].count { pick = k }
+            best = near[pick]
+            stream = exact[pick]
+        }
         let chosen = candidates[best]
         if let last = queue.indices.last { queue[last].dispose = chosen.dispose }
         queue.append(
             APNGQueuedFrame(
-                rect: chosen.rect, blend: chosen.blend, stream: results[best].stream, raw: results[best].raw,
+                rect: chosen.rect, blend: chosen.blend, stream: stream, raw: results[best].raw,
                 delay: delay, dispose: nil))
         base = chosen.base
         shown = target
         lastRect = chosen.rect
     }
 
-    /// The frame's final stream and the scanlines it holds: `trial` (zlib level 9, or
+    /// The stream candidates are compared by: zlib level 9 of `raw` (`Z_FILTERED` for palette
+    /// indices) when `level` is nil, else libdeflate's at `level`.
+    private static func estimate(_ raw: [UInt8], mode: APNGColorMode, level: Int?) throws(EncodeError) -> [UInt8] {
+        guard let level else { return try PNGChunks.zlib(raw, filtered: mode.isIndexed) }
+        return try PNGChunks.deflate(raw, level: level)
+    }
+
+    /// The frame's final stream and the scanlines it holds: `trial` (the estimate, or
     /// libdeflate when `selectByFinal`, the stream the candidate was chosen by, of the
-    /// unfiltered `raw`), libdeflate's at `level` of `raw`, or libdeflate's of `raw` row-filtered
-    /// by each of `rowFilters` (PNG specification §9), whichever is smallest, the first of equal
-    /// sizes. zlib still wins on some frames (`Z_FILTERED` on palette indices, docs/encoding.md).
+    /// unfiltered `raw`), zlib 9's of `raw` when the estimate is not zlib 9 and `finalZlib`,
+    /// libdeflate's at `level` of `raw`, or libdeflate's of `raw` row-filtered by each of
+    /// `rowFilters` (PNG specification §9), whichever is smallest, the first of equal sizes.
+    /// zlib still wins on some frames (`Z_FILTERED` on palette indices, docs/encoding.md).
     ///
-    /// A filtered variant is compressed by libdeflate only when its zlib level 9 stream is at
-    /// most `filterGate` per mille of `trial` (the unfiltered rows' zlib 9 stream): libdeflate 12
-    /// is slowest on filtered rows, which win on few frames (docs/encoding.md, "Row filters").
+    /// A filtered variant is compressed by libdeflate only when its estimate is at most
+    /// `filterGate` per mille of `trial` (the unfiltered rows' estimate): libdeflate 12 is
+    /// slowest on filtered rows, which win on few frames (docs/encoding.md, "Row filters").
     private static func final(
         _ raw: [UInt8], _ trial: [UInt8], width rectWidth: Int, mode: APNGColorMode, level: Int,
-        heuristics: [APNGRowFilterHeuristic], gate: Int?, selectByFinal: Bool
+        heuristics: [APNGRowFilterHeuristic], gate: Int?, selectByFinal: Bool, estimateLevel: Int?, finalZlib: Bool
     ) throws(EncodeError) -> (stream: [UInt8], raw: [UInt8]) {
         let filtered = heuristics.map {
             PNGRowFilter.filter(raw, rowBytes: mode.rowBytes(width: rectWidth), bpp: mode.filterStride, heuristic: $0)
@@ -211,10 +249,14 @@ struct APNGWriter {
                 variants.append(lines)
                 continue
             }
-            let estimate = try PNGChunks.zlib(lines, filtered: mode.isIndexed).count
+            let estimate = try APNGWriter.estimate(lines, mode: mode, level: estimateLevel).count
             if let gate, 1000 * estimate <= gate * trial.count { variants.append(lines) }
         }
         var best = (stream: trial, raw: raw)
+        if estimateLevel != nil && finalZlib && !selectByFinal {
+            let stream = try PNGChunks.zlib(raw, filtered: mode.isIndexed)
+            if stream.count < best.stream.count { best = (stream, raw) }
+        }
         for lines in variants {
             let stream = try PNGChunks.deflate(lines, level: level)
             if stream.count < best.stream.count { best = (stream, lines) }
@@ -243,12 +285,14 @@ struct APNGWriter {
         let (mode, level, heuristics, gate, selectByFinal) = (
             self.mode, self.level, self.rowFilters, self.filterGate, self.selectByFinal
         )
+        // With a margin the queued stream is zlib 9's, so the final streams are made as without an estimate.
+        let (estimateLevel, finalZlib) = (estimateMargin == nil ? self.estimateLevel : nil, self.finalZlib)
         let (iterations, zopfli) = (zopfliIterations, effort == .max)
         let streams = try ParallelWork.map(count: batch.count, workers: workers) { i throws(EncodeError) in
             guard let raw = batch[i].raw else { return batch[i].stream }
             let kept = try APNGWriter.final(
                 raw, batch[i].stream, width: batch[i].rect.width, mode: mode, level: level, heuristics: heuristics,
-                gate: gate, selectByFinal: selectByFinal)
+                gate: gate, selectByFinal: selectByFinal, estimateLevel: estimateLevel, finalZlib: finalZlib)
             guard zopfli else { return kept.stream }
             let smaller = try PNGChunks.zopfli(kept.raw, iterations: iterations)
             return smaller.count < kept.stream.count ? smaller : kept.stream

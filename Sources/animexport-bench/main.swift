@@ -12,7 +12,8 @@
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 //                    [--lossy N] [--workers N] [--repeat N]
 //   animexport-bench --encode-frames DIR PRESET -o OUT.apng|OUT.webp [--effort max] [--workers N]
-//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--webp M,Q,EXACT,MINSIZE]...
+//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--estimate zlib|N[,nozlib]] [--estimate-margin N]
+//                    [--webp M,Q,EXACT,MINSIZE]...
 //                    [--stream]
 //
 // The same with `-o OUT.apng` or `-o OUT.webp` encodes the frames (at the preset's own frame
@@ -88,6 +89,12 @@ struct AnimatedSettings {
     var overRuns: Bool?
     /// `--filter-gate N|off`: `APNGOptions.rowFilterGate` (per mille), `.some(nil)` for off.
     var filterGate: Int??
+    /// `--estimate zlib|N[,nozlib]`: `APNGOptions.estimateLevel` (`.some(nil)` for zlib 9) and
+    /// `finalZlib` (false with `,nozlib`).
+    var estimateLevel: Int??
+    var finalZlib: Bool?
+    /// `--estimate-margin N`: `APNGOptions.estimateMargin` (per mille).
+    var estimateMargin: Int?
     var sortPalette: Bool?
     var tryTruecolor: Bool?
     var webpTunings: [WebPEncoder.Tuning] = []
@@ -192,6 +199,9 @@ func encodeFrames(
         if let filters = animated.rowFilters { options.rowFilters = filters }
         if let runs = animated.overRuns { options.overRuns = runs }
         if let gate = animated.filterGate { options.rowFilterGate = gate }
+        if let estimate = animated.estimateLevel { options.estimateLevel = estimate }
+        if let finalZlib = animated.finalZlib { options.finalZlib = finalZlib }
+        if let margin = animated.estimateMargin { options.estimateMargin = margin }
         if let sort = animated.sortPalette { options.sortPalette = sort }
         if let rgba = animated.tryTruecolor { options.tryTruecolor = rgba }
         let source = try FrameArray(frames)
@@ -453,6 +463,20 @@ while !arguments.isEmpty {
         } else {
             fail("--filter-gate \(value): expected 0…1000000 (per mille) or off", 64)
         }
+    case "--estimate":
+        let parts = (arguments.first ?? "").split(separator: ",").map(String.init)
+        guard let first = parts.first, first == "zlib" || (Int(first).map { (0...12).contains($0) } ?? false),
+            parts.count == 1 || (parts.count == 2 && parts[1] == "nozlib")
+        else { fail("--estimate needs zlib or a libdeflate level 0…12, optionally followed by ,nozlib", 64) }
+        arguments.removeFirst()
+        animated.estimateLevel = .some(Int(first))
+        animated.finalZlib = parts.count == 1
+    case "--estimate-margin":
+        guard let value = arguments.first, let n = Int(value), n >= 0 else {
+            fail("--estimate-margin needs a per mille count ≥ 0", 64)
+        }
+        arguments.removeFirst()
+        animated.estimateMargin = n
     case "--webp":
         let parts = (arguments.first ?? "").split(separator: ",").map(String.init)
         guard parts.count == 4, let method = Int32(parts[0]), (0...6).contains(method),

@@ -473,6 +473,33 @@ struct APNGEncoderTests {
         #expect(gated.count < closed.count)
     }
 
+    /// The measuring estimate (`APNGOptions.estimateLevel`, `estimateMargin`): a margin wide
+    /// enough to let every candidate through re-ranks them all by zlib 9, so the file is the
+    /// default's byte for byte; a libdeflate 6 estimate alone may choose other candidates, but
+    /// its file still decodes in Pillow to every input frame exactly.
+    @Test(arguments: ["disc", "square", "gradient"])
+    func estimatesKeepFramesExact(sample: String) throws {
+        let frames =
+            sample == "disc" ? fadingDisc(frames: 16) : sample == "square" ? movingSquare() : gradient(frames: 6)
+        let source = try FrameArray(frames)
+        let plain = try APNGEncoder.encode(source, period: 0.4, options: APNGOptions()).bytes
+        var wide = APNGOptions()
+        wide.estimateLevel = 6
+        wide.estimateMargin = 1_000_000
+        #expect(try APNGEncoder.encode(source, period: 0.4, options: wide).bytes == plain)
+        var cheap = APNGOptions()
+        cheap.estimateLevel = 6
+        let estimated = try APNGEncoder.encode(source, period: 0.4, options: cheap)
+        let file = try temporaryFile(estimated.bytes)
+        defer { try? FileManager.default.removeItem(atPath: file.directory) }
+        let decoded = try pillowFrames(file.path, width: frames[0].width, height: frames[0].height).frames
+        let starts = runStarts(frames)
+        #expect(decoded.count == starts.count)
+        for (k, start) in starts.enumerated() where k < decoded.count {
+            #expect(normalized(decoded[k]) == normalized(frames[start]), "frame \(k) = input \(start)")
+        }
+    }
+
     /// `OVER` runs: in the second frame every fourth pixel of two red bars turns red, and
     /// opaque noise and a translucent band between them stay. Sending the bars' unchanged
     /// pixels as themselves (whole red runs) and the noise and band as transparent is smaller
