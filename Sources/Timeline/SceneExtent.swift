@@ -39,8 +39,10 @@ public enum SceneExtent {
                 case .shape(let shape):
                     let d = drawn(shape, through: here)
                     if !(d.drawn <= limit) { return d }
-                case .group(let children, _):
+                case .group(let children, _), .masked(let children, _):
                     if let found = visit(children, here) { return found }
+                case .matted(let children, let matte, _):
+                    if let found = visit(children, here) ?? visit(matte, here) { return found }
                 case .text, .image:
                     continue
                 }
