@@ -161,13 +161,33 @@ public enum ExportBudget {
     /// For a model that draws its own frames (a Lottie file), whose geometry cannot be bounded
     /// from a preset's keys: the first frame of `plan` with a shape drawn past
     /// `maximumDrawnExtent` (`SceneExtent.firstOver`), so `validate` and export planning refuse
-    /// what the renderer would refuse mid-export. Evaluates every frame (no drawing); blamed on
+    /// what the renderer would refuse mid-export, and a frame drawing more than
+    /// `maximumDrawnLayers` shapes or `maximumPathSegments` path elements. Evaluates every frame (no drawing); blamed on
     /// `$.layers`, since the scene does not say which layer a shape came from.
     static func sceneExtentViolations(_ source: any SceneSource, plan: LoopPlan, scale: Double) -> [BudgetViolation] {
         guard scale.isFinite, scale > 0 else { return [] }
         for index in 0..<plan.frameCount {
-            let t = plan.sampleTime(ofFrame: index)
-            guard let over = SceneExtent.firstOver(maximumDrawnExtent, in: source.scene(at: t), scale: scale) else {
+            let scene = source.scene(at: plan.sampleTime(ofFrame: index))
+            let (shapes, segments) = SceneExtent.size(of: scene)
+            if segments > maximumPathSegments {
+                return [
+                    BudgetViolation(
+                        subject: .preset(path: "$.layers"), value: Double(segments), limit: Double(maximumPathSegments),
+                        message:
+                            "frame \(index) draws paths of \(segments) segments (a fill or stroke paints every path before it in its group), more than the limit of \(maximumPathSegments) per frame"
+                    )
+                ]
+            }
+            if shapes > maximumDrawnLayers {
+                return [
+                    BudgetViolation(
+                        subject: .preset(path: "$.layers"), value: Double(shapes), limit: Double(maximumDrawnLayers),
+                        message:
+                            "frame \(index) draws \(shapes) shapes (a fill or stroke paints every path before it in its group), more than the limit of \(maximumDrawnLayers) per frame"
+                    )
+                ]
+            }
+            guard let over = SceneExtent.firstOver(maximumDrawnExtent, in: scene, scale: scale) else {
                 continue
             }
             return [

@@ -51,4 +51,27 @@ public enum SceneExtent {
         }
         return visit(scene.nodes, AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: 0, ty: 0))
     }
+
+    /// The shapes `scene` draws (leaves of kind `.shape`, text and image, through groups, masks
+    /// and mattes) and the path elements of their fill and stroke paths together.
+    public static func size(of scene: FrameScene) -> (shapes: Int, segments: Int) {
+        var shapes = 0
+        var segments = 0
+        func count(_ nodes: [SceneNode]) {
+            for node in nodes {
+                switch node.content {
+                case .shape(let shape):
+                    shapes += 1
+                    segments += (shape.fillPath?.elements.count ?? 0) + (shape.strokePath?.elements.count ?? 0)
+                case .group(let children, _), .masked(let children, _): count(children)
+                case .matted(let children, let matte, _):
+                    count(children)
+                    count(matte)
+                case .text, .image: shapes += 1
+                }
+            }
+        }
+        count(scene.nodes)
+        return (shapes, segments)
+    }
 }

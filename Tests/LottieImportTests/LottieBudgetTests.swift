@@ -48,4 +48,28 @@ import Timeline
         let double = try #require(ExportBudget.check(loaded.composition, scale: 2).first)
         #expect(double.message.contains("in frame 11 "))
     }
+
+    @Test func aFrameOfTooManyPathSegmentsIsRefusedBeforeRendering() throws {
+        // 1000 × (ellipse, fill) in one group: fill k paints the k ellipses before it, so the
+        // frame draws 500 500 ellipse outlines (make fuzz: this took 20 s of CPU to validate).
+        let items = Array(
+            repeating:
+                #"{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#,
+            count: 1000
+        ).joined(separator: ",")
+        let json = """
+            {"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[{"ty":4,"ind":1,"ip":0,"op":30,"st":0,"ks":{},
+             "shapes":[{"ty":"gr","it":[\(items)]}]}]}
+            """
+        let loaded = try LottieLoader.decode(bytes: Array(json.utf8), file: "many.json")
+        let v = try #require(ExportBudget.check(loaded.composition).first)
+        #expect(v.limit == 2_000_000)
+        #expect(v.value > 2_000_000)
+        #expect(v.message.hasPrefix("frame 0 draws paths of "))
+        // 100 pairs: 5 050 outlines, well inside.
+        let few = json.replacingOccurrences(
+            of: items, with: items.split(separator: ",{\"ty\":\"el\"").prefix(100).joined(separator: ",{\"ty\":\"el\""))
+        #expect(
+            ExportBudget.check(try LottieLoader.decode(bytes: Array(few.utf8), file: "few.json").composition).isEmpty)
+    }
 }
