@@ -14,7 +14,44 @@ final class LottieDecoder {
     private var assetIDs: [String: Int] = [:]
     private var warned = Set<String>()
 
+    /// Fill and stroke colours of shape layers are on a 0–255 scale, as bodymovin wrote them
+    /// before 4.1.9 (lottie-web's DataManager `checkColors` divides them by 255 for a file whose
+    /// `v` is below 4.1.9; Lottie 1.0 and every later exporter use 0–1).
+    private(set) var colorsOn255Scale = false
+    /// A path's `closed` flag sits on the `sh` item (and a mask's on `cl`), not in the Bézier's
+    /// `c`, as bodymovin wrote it before 4.4.18 (lottie-web's DataManager `checkShapes`).
+    private(set) var closedOnItem = false
+
     init(file: String) { self.file = file }
+
+    /// Sets the legacy rules above from the document's `v` ("MAJOR.MINOR.PATCH", compared
+    /// numerically, part by part; a missing or unreadable `v` counts as current, as in lottie-web).
+    func useVersion(_ v: String?) {
+        colorsOn255Scale = Self.version(v, isBelow: [4, 1, 9])
+        closedOnItem = Self.version(v, isBelow: [4, 4, 18])
+    }
+
+    /// Whether version text `v` is below `minimum` (missing parts count as 0).
+    static func version(_ v: String?, isBelow minimum: [Int]) -> Bool {
+        guard let v else { return false }
+        let parts = v.split(separator: ".", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard !parts.isEmpty, parts.count == v.split(separator: ".", omittingEmptySubsequences: false).count else {
+            return false
+        }
+        for (i, m) in minimum.enumerated() {
+            let part = i < parts.count ? parts[i] : 0
+            if part != m { return part < m }
+        }
+        return false
+    }
+
+    /// A fill's or stroke's `c`, divided by 255 in a file on the legacy 0–255 scale.
+    func color(_ object: JSONObject, _ path: String) -> LottieProperty<[Double]> {
+        guard colorsOn255Scale, let value = object["c"] else { return property(object, "c", path, default: [0, 0, 0]) }
+        return property(value, "\(path).c", default: [0, 0, 0]) { v, p in
+            self.numbers(v, p).map { $0.map { $0 / 255 } }
+        }
+    }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -148,7 +185,9 @@ final class LottieDecoder {
         return value
     }
 
-    func bezier(_ value: JSONValue, _ path: String) -> LottiePath? {
+    /// A Bézier shape `{"v", "i", "o", "c"}`; `closed` replaces its `c` when given (legacy files,
+    /// `closedOnItem`).
+    func bezier(_ value: JSONValue, _ path: String, closed: Bool? = nil) -> LottiePath? {
         guard let object = value.objectValue else {
             error(path, value, "expected a Bezier shape {\"v\", \"i\", \"o\", \"c\"}, found \(value.typeName)")
             return nil
@@ -175,7 +214,8 @@ final class LottieDecoder {
                 "\"i\", \"o\" and \"v\" must have the same length (\(ins.count), \(outs.count), \(v.count))")
             return nil
         }
-        return LottiePath(vertices: v, inTangents: ins, outTangents: outs, closed: object["c"]?.boolValue ?? false)
+        return LottiePath(
+            vertices: v, inTangents: ins, outTangents: outs, closed: closed ?? object["c"]?.boolValue ?? false)
     }
 
     // MARK: structure
@@ -244,7 +284,8 @@ final class LottieDecoder {
                     continue
                 }
                 let empty = LottiePath(vertices: [], inTangents: [], outTangents: [], closed: false)
-                let prop = property(ks, "\(p).ks", default: empty) { v, q in self.bezier(v, q) }
+                let closed = closedOnItem ? object["closed"]?.boolValue == true : nil
+                let prop = property(ks, "\(p).ks", default: empty) { v, q in self.bezier(v, q, closed: closed) }
                 if case .keyed(let frames) = prop, let n = frames.first?.start.vertices.count,
                     frames.contains(where: {
                         $0.start.vertices.count != n || ($0.end.map { $0.vertices.count != n } ?? false)
@@ -268,7 +309,7 @@ final class LottieDecoder {
             case "fl":
                 out.append(
                     .fill(
-                        color: property(object, "c", p, default: [0, 0, 0]),
+                        color: color(object, p),
                         opacity: property(object, "o", p, default: [100]),
                         rule: object["r"]?.numberValue == 2 ? .evenOdd : .nonZero))
             case "st":
@@ -376,7 +417,9 @@ final class LottieDecoder {
             let empty = LottiePath(vertices: [], inTangents: [], outTangents: [], closed: true)
             out.append(
                 LottieMask(
-                    path: property(pt, "\(p).pt", default: empty) { v, q in self.bezier(v, q) }, mode: mode,
+                    path: property(pt, "\(p).pt", default: empty) { v, q in
+                        self.bezier(v, q, closed: self.closedOnItem ? object["cl"]?.boolValue == true : nil)
+                    }, mode: mode,
                     opacity: property(object, "o", p, default: [100]), inverted: object["inv"]?.boolValue == true))
         }
         return out
@@ -405,7 +448,7 @@ final class LottieDecoder {
             default: .round
             }
         return LottieStroke(
-            color: property(object, "c", p, default: [0, 0, 0]), opacity: property(object, "o", p, default: [100]),
+            color: color(object, p), opacity: property(object, "o", p, default: [100]),
             width: property(object, "w", p, default: [1]), cap: cap, join: join,
             miterLimit: object["ml"]?.numberValue ?? 4, dashes: dashes, dashOffset: offset)
     }

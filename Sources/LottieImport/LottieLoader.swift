@@ -47,6 +47,7 @@ public enum LottieLoader {
                     .error, file: file, path: "$", location: document.location, message: "expected a Lottie object")
             ])
         }
+        decoder.useVersion(top["v"]?.stringValue)
         let fr = decoder.number(top, "fr", "$", owner: document)
         let ip = decoder.number(top, "ip", "$", owner: document)
         let op = decoder.number(top, "op", "$", owner: document)

@@ -374,4 +374,49 @@ func inkCentre(_ image: RGBAImage) -> Point? {
             (error as? PresetError)?.description.contains("cycle") == true
         }
     }
+
+    /// bodymovin before 4.1.9 wrote fill and stroke colours on a 0–255 scale, and lottie-web
+    /// (DataManager `checkColors`) divides them by 255 for such a file; a clamp to 0…1 would
+    /// draw (128, 64, 255) as (255, 255, 255) and rlottie/ThorVG wrap c·255 modulo 256.
+    @Test func colorsOfFilesBefore419AreOnA255Scale() throws {
+        let image = try Fixture.render("legacy-colors", frame: 0)
+        #expect(pixel(image, 25, 40) == [128, 64, 255, 255])
+        #expect(pixel(image, 75, 40) == [255, 0, 0, 255])
+        let later = try Fixture.render("legacy-colors", frame: 25)
+        #expect(pixel(later, 75, 40) == [0, 0, 255, 255])
+        #expect(pixel(later, 25, 40) == [128, 64, 255, 255])
+    }
+
+    /// The version rule: numeric parts, missing parts as 0, a missing or unreadable `v` current.
+    @Test func legacyRulesFollowTheVersionNumerically() {
+        #expect(LottieDecoder.version("4.0.0", isBelow: [4, 1, 9]))
+        #expect(LottieDecoder.version("3.1.6", isBelow: [4, 1, 9]))
+        #expect(LottieDecoder.version("4.1.8", isBelow: [4, 1, 9]))
+        #expect(!LottieDecoder.version("4.1.9", isBelow: [4, 1, 9]))
+        #expect(!LottieDecoder.version("4.1.10", isBelow: [4, 1, 9]))
+        #expect(!LottieDecoder.version("4.10.0", isBelow: [4, 4, 18]))
+        #expect(LottieDecoder.version("4.4", isBelow: [4, 4, 18]))
+        #expect(!LottieDecoder.version("5.7.4", isBelow: [4, 4, 18]))
+        #expect(!LottieDecoder.version(nil, isBelow: [4, 1, 9]))
+        #expect(!LottieDecoder.version("beta", isBelow: [4, 1, 9]))
+    }
+
+    /// bodymovin before 4.4.18 put a path's closed flag on the `sh` item (`closed`), not in the
+    /// Bézier's `c` (lottie-web's DataManager `checkShapes`): the stroke draws the closing
+    /// segment from (90, 70) back to (10, 10).
+    @Test func closedFlagOfFilesBefore4418IsOnTheShapeItem() throws {
+        let image = try Fixture.render("legacy-closed", frame: 0)
+        #expect(pixel(image, 50, 10) == [0, 0, 255, 255])
+        #expect(pixel(image, 90, 40) == [0, 0, 255, 255])
+        #expect(pixel(image, 50, 40) == [0, 0, 255, 255])  // on the closing diagonal
+        #expect(pixel(image, 70, 25)[3] == 0)
+        // The same file as 5.7.4 reads `c` (absent: open), so the diagonal is not drawn.
+        let url = URL(fileURLWithPath: "\(Fixture.folder)/legacy-closed.json")
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
+            of: "\"v\":\"4.4.0\"", with: "\"v\":\"5.7.4\"")
+        let loaded = try LottieLoader.decode(bytes: Array(text.utf8), file: "legacy-closed.json")
+        let open = try SceneRenderer.render(SceneEvaluator.scene(of: loaded.composition, at: 0))
+        #expect(pixel(open, 50, 40)[3] == 0)
+        #expect(pixel(open, 90, 40) == [0, 0, 255, 255])
+    }
 }
