@@ -66,7 +66,7 @@ enum ValidateCommand {
                 code = code.combined(with: .badPreset)
                 continue
             } catch let error as ParameterOverrideError {
-                if printed.insert(error.message).inserted { console.error("\(path): \(error.message)") }
+                if printed.insert(error.message).inserted { console.error(error.message, file: path.description) }
                 code = code.combined(with: .usage)
                 continue
             } catch {
@@ -81,7 +81,7 @@ enum ValidateCommand {
                 if let d = violation.diagnostic(file: path.description, composition: composition) {
                     emit(d)
                 } else if printed.insert(violation.description).inserted {
-                    console.error("\(path): \(violation.description)")
+                    console.error(violation.description, file: path.description)
                     code = code.combined(with: .usage)
                 }
             }
@@ -99,7 +99,7 @@ enum ValidateCommand {
             } catch {
                 if let violation = error.violation, violation.isUsageError {
                     if printed.insert(violation.description).inserted {
-                        console.error("\(path): \(violation.description)")
+                        console.error(violation.description, file: path.description)
                     }
                     code = code.combined(with: .usage)
                 } else {
@@ -125,7 +125,7 @@ enum ValidateCommand {
                 console.out("\(path): valid (\(summary))\(extra)")
             }
         } else if !counts.isEmpty {
-            console.note("\(path): \(counts.joined(separator: ", "))")
+            console.note(counts.joined(separator: ", "), file: path.description)
         }
         return code
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import Render
 import Spec
 import Testing
 
@@ -39,7 +40,7 @@ struct SecondDayTests {
         try writeFile(Self.preset(fps: 60), to: dir + "/p.json")
         let one = try runTool(["validate", "p.json", "--strict"], in: dir)
         #expect(one.status == 65)
-        #expect(one.stderr.hasSuffix("note: p.json: 1 lint (an error under --strict)\n"), "\(one.stderr)")
+        #expect(one.stderr.hasSuffix("p.json: note: 1 lint (an error under --strict)\n"), "\(one.stderr)")
         // Three presets' worth in one file is not possible; three lints in one preset: fps,
         // and two strokeEnd keyframes outside 0…1 on two layers.
         let three = """
@@ -53,7 +54,7 @@ struct SecondDayTests {
         try writeFile(three, to: dir + "/t.json")
         let run = try runTool(["validate", "t.json", "--strict"], in: dir)
         #expect(run.status == 65)
-        #expect(run.stderr.hasSuffix("note: t.json: 3 lints (errors under --strict)\n"), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("t.json: note: 3 lints (errors under --strict)\n"), "\(run.stderr)")
         #expect(!run.stderr.contains(")s"))
         #expect(listing(dir) == ["p.json", "t.json"])
     }
@@ -81,7 +82,7 @@ struct SecondDayTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "error: big.json: --scale: 300×300 pt at --scale 16 is 4800×4800 = 23040000 pixels per frame, more than the limit of 16777216 (4096×4096)\nnote: big.json: 1 error; nothing written\n"
+                == "big.json: error: --scale: 300×300 pt at --scale 16 is 4800×4800 = 23040000 pixels per frame, more than the limit of 16777216 (4096×4096)\nbig.json: note: 1 error; nothing written\n"
         )
         #expect(listing(dir) == ["big.json"])
     }
@@ -92,7 +93,7 @@ struct SecondDayTests {
         let dir = try temporaryDirectory()
         let set = try runTool([Self.circular, "--set", "color=sytemRed", "-o", "x.gif"], in: dir)
         #expect(set.status == 64)
-        #expect(set.stderr.hasPrefix("error: \(Self.circular): --set color=sytemRed: expected a colour ("))
+        #expect(set.stderr.hasPrefix("\(Self.circular): error: --set color=sytemRed: expected a colour ("))
         #expect(set.stderr.hasSuffix("; did you mean color=systemRed?\n"), "\(set.stderr)")
         let option = try runTool([Self.circular, "--background", "tomatoe", "-o", "x.gif"], in: dir)
         #expect(option.status == 64)
@@ -237,7 +238,7 @@ struct SecondDayTests {
         let gif = try runTool(["validate", "p.json", "--strict", "--format", "gif"], in: dir)
         #expect(gif.status == 65)
         #expect(gif.stderr.hasPrefix("p.json: error: $.duration: the loop period 1.005 s"), "\(gif.stderr)")
-        #expect(gif.stderr.hasSuffix("note: p.json: 1 lint (an error under --strict)\n"))
+        #expect(gif.stderr.hasSuffix("p.json: note: 1 lint (an error under --strict)\n"))
         let apng = try runTool(["validate", "p.json", "--strict", "--format", "apng,webp"], in: dir)
         #expect(apng.status == 0, "\(apng.stderr)")
         #expect(listing(dir) == ["p.json"])
@@ -279,5 +280,71 @@ struct SecondDayTests {
             #expect(check.stdout == "check: the 1 file is up to date (1 answered from manifests)\n", "\(spelling)")
         }
         #expect(listing(dir + "/out") == ["dot.gif", "other.gif"])
+    }
+
+    // MARK: 12. one form for every message line
+
+    /// Every stderr line of `run` has the one form, `FILE[:LINE:COL]: SEVERITY: …` or
+    /// `SEVERITY: …` (the pattern docs/cli.md, Messages, gives), and the file of each is
+    /// `files[i]` (nil for a line about no file).
+    static func expectForm(
+        _ run: ToolRun, files: [String?], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let messageForm = try Regex(#"^(?:(.+?)(?::(\d+):(\d+))?: )?(error|warning|note): (.*)$"#)
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.count == files.count, "\(run.stderr)", sourceLocation: sourceLocation)
+        for (line, file) in zip(lines, files) {
+            let match = line.wholeMatch(of: messageForm)
+            #expect(match != nil, "\(line)", sourceLocation: sourceLocation)
+            let found = match?.output[1].substring.map(String.init)
+            #expect(found == file, "\(line)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func warningsAndNotesAboutAFileStartWithTheFile() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/presets", withIntermediateDirectories: true)
+        try writeFile(Self.preset(name: "dot"), to: dir + "/presets/dot.json")
+        try writeFile("[1, 2]", to: dir + "/presets/list.json")
+        // A batch: the stray JSON is skipped with a note about it; the folder note is about no file.
+        let batch = try runTool(["presets/", "-o", "out/", "--format", "apng"], in: dir)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(
+            batch.stderr
+                == "presets/list.json: note: not a preset (an array, not an object); skipped\nnote: created folder out/\n"
+        )
+        try Self.expectForm(batch, files: ["presets/list.json", nil])
+        // An output's warning names the output; the GIF lint keeps its line:column and id.
+        try writeFile(Self.preset(name: "fast", fps: 60), to: dir + "/fast.json")
+        let gif = try runTool(["fast.json", "-o", "fast.gif"], in: dir)
+        #expect(gif.status == 0, "\(gif.stderr)")
+        #expect(
+            gif.stderr == """
+                fast.json:1:78: warning: $.fps: 60 fps is above what GIF can play: delays under 2 cs play as 10 cs in browsers, so GIF output is resampled to 50 fps [fps-above-50]
+                fast.json: warning: 60 fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to 50 fps
+                fast.gif: warning: 784 half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)
+
+                """)
+        try Self.expectForm(gif, files: ["fast.json", "fast.json", "fast.gif"])
+        // A refusal: the error and its note name the preset the same way.
+        try writeFile(
+            ##"{"version": 1, "name": "big", "canvas": {"width": 300, "height": 300}, "layers": [{"type": "rect", "center": [5, 5], "size": [4, 4], "fill": "#FF3B30"}]}"##,
+            to: dir + "/big.json")
+        let big = try runTool(["big.json", "--scale", "16", "-o", "big/"], in: dir)
+        #expect(big.status == 64)
+        try Self.expectForm(big, files: ["big.json", "big.json"])
+        // validate's count and a bad --set; the usage note after a bad option has no file.
+        let set = try runTool(["validate", "fast.json", "--set", "colr=red"], in: dir)
+        #expect(set.status == 64)
+        #expect(set.stderr == "fast.json: error: --set colr: the preset has no parameter \"colr\"\n")
+        try Self.expectForm(set, files: ["fast.json"])
+        let frame = try runTool(["fast.json", "--frame", "60", "-o", "f.png"], in: dir)
+        #expect(frame.status == 64)
+        #expect(frame.stderr == "fast.json: error: --frame 60: the loop has 60 frames (0…59)\n")
+        let usage = try runTool(["fast.json", "--fsp", "2"], in: dir)
+        #expect(usage.status == 64)
+        try Self.expectForm(usage, files: [nil, nil])
+        #expect(listing(dir) == ["big.json", "fast.gif", "fast.json", "out", "presets"])
+        #expect(listing(dir + "/out") == ["dot.apng"])
     }
 }
