@@ -347,4 +347,40 @@ struct SecondDayTests {
         #expect(listing(dir) == ["big.json", "fast.gif", "fast.json", "out", "presets"])
         #expect(listing(dir + "/out") == ["dot.apng"])
     }
+
+    // MARK: 13. round(), floor() and ceil() in bind
+
+    @Test func bindExpressionsRoundFloorAndCeilWithHalvesAwayFromZero() throws {
+        let dir = try temporaryDirectory()
+        // n steps 0, 1, 2, 3 every 0.25 s; opacity (round(n/2) + floor(n/2) + ceil(n/2)) / 5 is
+        // 0, 2/5, 3/5, 5/5. Halves to even would give round(0.5) = 0 and 1/5 at n = 1.
+        let preset = """
+            {"version": 1, "name": "b", "canvas": {"width": 10, "height": 10}, "fps": 4,
+             "state": {"n": 0},
+             "events": [{"every": 0.25, "set": {"n": "($n + 1) % 4"}}],
+             "layers": [{"type": "rect", "center": [5, 5], "size": [10, 10], "fill": "#FF0000",
+               "bind": {"opacity": "(round($n / 2) + floor($n / 2) + ceil($n / 2)) / 5"}}]}
+            """
+        try writeFile(preset, to: dir + "/b.json")
+        let valid = try runTool(["validate", "b.json"], in: dir)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout == "b.json: valid (1 s loop, 4 frames at 4 fps, 10×10 pt)\n")
+        let run = try runTool(["b.json", "-o", "b.webp", "--frames", "fr/", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let alphas = try (0..<4).map { k in
+            try PNGCodec.decode(readBytes(dir + "/fr/b-00\(k).png"))[5, 5].a
+        }
+        #expect(alphas == [0, 102, 153, 255])
+        // A function without its parentheses is an error at the key, with the column.
+        try writeFile(preset.replacingOccurrences(of: "round($n / 2)", with: "round $n"), to: dir + "/bad.json")
+        let bad = try runTool(["validate", "bad.json"], in: dir)
+        #expect(bad.status == 65)
+        #expect(
+            bad.stderr == """
+                bad.json:5:32: error: $.layers[0].bind.opacity: expected '(' after round at offset 7, found '$' in "(round $n + floor($n / 2) + ceil($n / 2)) / 5"
+                bad.json: note: 1 error
+
+                """)
+        #expect(listing(dir) == ["b.json", "b.webp", "bad.json", "fr"])
+    }
 }
