@@ -174,7 +174,10 @@ enum JobPlanner {
     ) throws(ExitFailure) -> LoadedPreset {
         do {
             let loaded = try readPreset(path, overrides: overrides)
-            for w in loaded.warnings where printed.insert(w.description).inserted { console.diagnostic(w) }
+            // The GIF lints wait for the jobs: they are said only when a GIF is written.
+            for w in loaded.warnings where !ValidateCommand.gifLints.contains(w.lint ?? "") {
+                if printed.insert(w.description).inserted { console.diagnostic(w) }
+            }
             return loaded
         } catch let error as PresetError {
             var fresh = 0
@@ -260,6 +263,16 @@ enum JobPlanner {
                 for rendition in renditions {
                     do {
                         let job = try makeJob(path, loaded, variant, rendition, options)
+                        let writesGIF = job.targets.contains { $0.kind == .gif && $0.written }
+                        // The preset's `fps-above-50` lint (at $.fps, unless allowed) says what
+                        // the resampling warning would, with the place to change it; `--fps`
+                        // replaces the preset's rate, and the warning below speaks for it.
+                        if writesGIF, options.fps == nil {
+                            for w in loaded.warnings where w.lint == "fps-above-50" {
+                                gifWarned = true
+                                if printed.insert(w.description).inserted { console.diagnostic(w) }
+                            }
+                        }
                         // A still (one frame, or nothing that moves) has no timing to resample.
                         if let gifPlan = job.framePlan(of: .gif), gifPlan.fps < job.plan.fps, !gifWarned,
                             job.plan.frameCount > 1, job.plan.source != .still,
@@ -275,7 +288,6 @@ enum JobPlanner {
                         // `period-off-grid` is about GIF delays: only worth saying when a GIF is
                         // written (APNG and WebP delays express the period; validate, which writes
                         // nothing, still says it).
-                        let writesGIF = job.targets.contains { $0.kind == .gif && $0.written }
                         let lints = LoopLints.lints(job.plan, file: path.description, composition: job.composition)
                             .filter { writesGIF || $0.lint != "period-off-grid" }
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {

@@ -35,10 +35,10 @@ struct SecondDayTests {
 
     @Test func validateCountsLintsUnderStrictInTheirPlural() throws {
         let dir = try temporaryDirectory()
-        // fps 60 is one lint (fps-above-50); a 1.005 s loop adds period-off-grid, which is
-        // counted apart (GIF only); the opacity keyframes are fine.
+        // fps 60 is one lint (fps-above-50), about GIF output, so --format gif makes it count;
+        // the opacity keyframes are fine.
         try writeFile(Self.preset(fps: 60), to: dir + "/p.json")
-        let one = try runTool(["validate", "p.json", "--strict"], in: dir)
+        let one = try runTool(["validate", "p.json", "--strict", "--format", "gif"], in: dir)
         #expect(one.status == 65)
         #expect(one.stderr.hasSuffix("p.json: note: 1 lint (an error under --strict)\n"), "\(one.stderr)")
         // Three presets' worth in one file is not possible; three lints in one preset: fps,
@@ -52,7 +52,7 @@ struct SecondDayTests {
                "animations": [{"keyPath": "strokeEnd", "fromValue": 0, "toValue": 3, "duration": 1}]}]}
             """
         try writeFile(three, to: dir + "/t.json")
-        let run = try runTool(["validate", "t.json", "--strict"], in: dir)
+        let run = try runTool(["validate", "t.json", "--strict", "--format", "gif"], in: dir)
         #expect(run.status == 65)
         #expect(run.stderr.hasSuffix("t.json: note: 3 lints (errors under --strict)\n"), "\(run.stderr)")
         #expect(!run.stderr.contains(")s"))
@@ -321,11 +321,10 @@ struct SecondDayTests {
         #expect(
             gif.stderr == """
                 fast.json:1:78: warning: $.fps: 60 fps is above what GIF can play: delays under 2 cs play as 10 cs in browsers, so GIF output is resampled to 50 fps [fps-above-50]
-                fast.json: warning: 60 fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to 50 fps
                 fast.gif: warning: 784 half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)
 
                 """)
-        try Self.expectForm(gif, files: ["fast.json", "fast.json", "fast.gif"])
+        try Self.expectForm(gif, files: ["fast.json", "fast.gif"])
         // A refusal: the error and its note name the preset the same way.
         try writeFile(
             ##"{"version": 1, "name": "big", "canvas": {"width": 300, "height": 300}, "layers": [{"type": "rect", "center": [5, 5], "size": [4, 4], "fill": "#FF3B30"}]}"##,
@@ -382,5 +381,56 @@ struct SecondDayTests {
 
                 """)
         #expect(listing(dir) == ["b.json", "b.webp", "bad.json", "fr"])
+    }
+
+    // MARK: 14. fps-above-50 is a GIF lint
+
+    @Test func fpsAbove50AppliesToGIFOutputOnly() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(Self.preset(fps: 60), to: dir + "/p.json")
+        let lint =
+            "p.json:1:77: warning: $.fps: 60 fps is above what GIF can play: delays under 2 cs play as 10 cs in browsers, so GIF output is resampled to 50 fps"
+        // validate without --format gif: said with what it applies to, counted apart, and
+        // --strict passes.
+        for arguments in [
+            ["validate", "p.json"], ["validate", "p.json", "--strict"],
+            ["validate", "p.json", "--strict", "--format", "apng,webp"],
+        ] {
+            let run = try runTool(arguments, in: dir)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr
+                    == lint + " (applies to GIF output only; --strict fails on it with --format gif) [fps-above-50]\n",
+                "\(arguments)")
+            #expect(
+                run.stdout
+                    == "p.json: valid (1 s loop, 60 frames at 60 fps, 10×10 pt); 1 warning for GIF output only\n",
+                "\(arguments)")
+        }
+        // Asked for GIF: an ordinary lint, and --strict fails on it.
+        let gif = try runTool(["validate", "p.json", "--strict", "--format", "gif,apng"], in: dir)
+        #expect(gif.status == 65)
+        #expect(
+            gif.stderr
+                == lint.replacingOccurrences(of: ": warning: ", with: ": error: ")
+                + " [fps-above-50]\np.json: note: 1 lint (an error under --strict)\n")
+        let warned = try runTool(["validate", "p.json", "--format", "gif"], in: dir)
+        #expect(warned.status == 0)
+        #expect(warned.stderr == lint + " [fps-above-50]\n")
+        #expect(warned.stdout == "p.json: valid (1 s loop, 60 frames at 60 fps, 10×10 pt); 1 warning\n")
+        // Export: only a run that writes a GIF says it (the GIF is the default output), once,
+        // in place of the resampling warning.
+        for (arguments, said) in [
+            (["p.json", "-o", "p.webp"], false), (["p.json", "-o", "s.png"], false),
+            (["p.json", "-o", "out/", "--format", "gif,apng"], true), (["p.json", "-q"], true),
+        ] {
+            let run = try runTool(arguments, in: dir)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("[fps-above-50]") == said, "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("the GIF is resampled"), "\(arguments): \(run.stderr)")
+        }
+        #expect(listing(dir) == ["out", "output", "p.json", "p.webp", "s.json", "s.png"])
+        #expect(listing(dir + "/out") == ["dot.apng", "dot.gif"])
+        #expect(listing(dir + "/output") == ["dot.gif"])
     }
 }
