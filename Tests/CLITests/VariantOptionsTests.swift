@@ -331,7 +331,8 @@ struct VariantOptionsTests {
         #expect(same.status == 64)
         #expect(
             same.stderr
-                == "error: --name {preset} names two outputs of \(Self.circular) circular; add what varies: {size}\n")
+                == "\(Self.circular): error: --name {preset} gives two outputs the name circular; add what varies: {size}\n"
+        )
         let unknown = try runTool([Self.circular, "--name", "{preset}-{sise}", "-o", "./"], in: dir)
         #expect(unknown.status == 64)
         #expect(
