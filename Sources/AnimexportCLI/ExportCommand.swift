@@ -192,7 +192,7 @@ enum ExportCommand {
 
     private static func report(_ outcome: Outcome, options: Options, mode: Mode, console: Console) {
         if let error = outcome.error {
-            console.error(error.message)
+            for line in error.message.split(separator: "\n") { console.error(String(line), file: error.file) }
             return
         }
         guard let product = outcome.product else { return }
@@ -204,7 +204,7 @@ enum ExportCommand {
             }
             return
         }
-        for warning in product.warnings { console.warning(warning) }
+        for warning in product.warnings { console.warning(warning.message, file: warning.file) }
         switch mode {
         case .write:
             if !options.quiet && !options.watch { for s in product.summaries { console.out(s) } }

@@ -14,8 +14,8 @@ struct JobProduct: Sendable {
     var products: [FormatProduct] = []
     /// One line per written output for stdout (`loader.gif: 120 frames, …`).
     var summaries: [String] = []
-    /// Warnings for stderr, without the `warning: ` prefix.
-    var warnings: [String] = []
+    /// Warnings for stderr, each with its file (`FILE: warning: MESSAGE`).
+    var warnings: [FileWarning] = []
 
     /// The first product of `kind`, if any.
     func product(_ kind: OutputFormatKind) -> FormatProduct? { products.first { $0.target.kind == kind } }
@@ -39,19 +39,23 @@ enum JobExecutor {
             let result = try Exporter.export(
                 job.request, to: sink, workers: workers, keepBytes: keepBytes, progress: progress)
             product.products = result.products
-            product.warnings = result.warnings.map { "\(job.presetPath): \(job.stem): \($0)" }
+            product.warnings = result.warnings.map {
+                FileWarning(file: job.presetPath.description, message: "\(job.stem): \($0)")
+            }
             for (p, plan) in zip(result.products, job.framePlans) where p.target.written {
                 product.warnings += p.warnings
                 product.summaries.append(summary(p, plan: plan, job: job))
             }
         } catch let error as RenderError where error.isPresetLimit {
             // The preset is to blame (docs/preset-format.md, Limits): exit 65, like the budget.
-            throw JobPlanner.JobError(code: .badPreset, message: "\(job.presetPath): \(job.stem): \(error)")
+            throw JobPlanner.JobError(
+                code: .badPreset, message: "\(job.stem): \(error)", file: job.presetPath.description)
         } catch let error as WriteError {
             // Names the file already.
             throw JobPlanner.JobError(code: .failure, message: error.message)
         } catch {
-            throw JobPlanner.JobError(code: .failure, message: "\(job.presetPath): \(job.stem): \(error)")
+            throw JobPlanner.JobError(
+                code: .failure, message: "\(job.stem): \(error)", file: job.presetPath.description)
         }
         return product
     }

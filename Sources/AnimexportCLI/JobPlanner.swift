@@ -19,7 +19,8 @@ enum JobPlanner {
     /// The presets named on the command line: files as given, folders as their `*.json` files
     /// in byte order (each name as `readdir` gives it, so a Latin-1 name is kept), less those whose
     /// name matches an `--exclude` pattern (`fnmatch`) and those that are not presets
-    /// (`notPreset`), each of which gets a `note:` line through `note`.
+    /// (`notPreset`), each of which gets a `note:` line through `note` (message, and the file it
+    /// is about or nil).
     ///
     /// A name that does not exist, has no `/` and no extension is looked up as
     /// `presets/NAME.json` (the names `list` shows); found, it is used with a note. Otherwise,
@@ -30,7 +31,7 @@ enum JobPlanner {
     ///   misspelt command word.
     static func presetFiles(
         _ arguments: [FilePath], excludes: [String] = [], command: Subcommand = .export,
-        note: (String) -> Void = { _ in }
+        note: (_ message: String, _ file: String?) -> Void = { _, _ in }
     ) throws(UsageError) -> [FilePath] {
         var files: [FilePath] = []
         var matched = Set<String>()
@@ -54,7 +55,7 @@ enum JobPlanner {
                 for name in json {
                     let path = dir.appending(name)
                     if let reason = notPreset(path) {
-                        note("skipping \(path): \(reason)")
+                        note("\(reason); skipped", path.description)
                     } else {
                         presets.append(path)
                     }
@@ -65,11 +66,11 @@ enum JobPlanner {
                 }
                 files += presets
             } else if !argument.exists, let resolved = try bareName(argument, first: position == 0, command: command) {
-                note("\(argument) is no file; using \(resolved)")
+                note("\(argument) is no file; using \(resolved)", nil)
                 files.append(resolved)
             } else if !argument.exists, let near = nearPreset(argument) {
                 // Still read (and refused) as named; the note says what was probably meant.
-                note("\(argument) is no file; did you mean \(near)?")
+                note("\(argument) is no file; did you mean \(near)?", nil)
                 files.append(argument)
             } else {
                 files.append(argument)
@@ -81,14 +82,14 @@ enum JobPlanner {
                 let name = pattern[pattern.index(after: slash)...]
                 let hint = name.isEmpty ? "" : "; did you mean --exclude \(name)?"
                 note(
-                    "--exclude \(pattern) matches nothing: patterns match file names inside the folders named, not paths\(hint)"
-                )
+                    "--exclude \(pattern) matches nothing: patterns match file names inside the folders named, not paths\(hint)",
+                    nil)
             } else if listedFolder {
-                note("--exclude \(pattern) matches no file in the folders named")
+                note("--exclude \(pattern) matches no file in the folders named", nil)
             } else {
                 note(
-                    "--exclude \(pattern) matches nothing: it applies to folders named on the command line, not to files"
-                )
+                    "--exclude \(pattern) matches nothing: it applies to folders named on the command line, not to files",
+                    nil)
             }
         }
         return files
@@ -98,8 +99,8 @@ enum JobPlanner {
     static func presetFiles(_ arguments: [FilePath], options: Options, console: Console) throws(UsageError)
         -> [FilePath]
     {
-        try presetFiles(arguments, excludes: options.excludes, command: options.command) { line in
-            if !options.quiet { console.note(line) }
+        try presetFiles(arguments, excludes: options.excludes, command: options.command) { line, file in
+            if !options.quiet { console.note(line, file: file) }
         }
     }
 
@@ -173,7 +174,10 @@ enum JobPlanner {
     ) throws(ExitFailure) -> LoadedPreset {
         do {
             let loaded = try readPreset(path, overrides: overrides)
-            for w in loaded.warnings where printed.insert(w.description).inserted { console.diagnostic(w) }
+            // The GIF lints wait for the jobs: they are said only when a GIF is written.
+            for w in loaded.warnings where !ValidateCommand.gifLints.contains(w.lint ?? "") {
+                if printed.insert(w.description).inserted { console.diagnostic(w) }
+            }
             return loaded
         } catch let error as PresetError {
             var fresh = 0
@@ -183,11 +187,11 @@ enum JobPlanner {
             }
             if fresh > 0 {
                 let count = error.diagnostics.filter { $0.severity == .error }.count
-                console.note("\(path): \(counted(count, "error")); nothing written")
+                console.note("\(counted(count, "error")); nothing written", file: path.description)
             }
             throw ExitFailure(code: .badPreset)
         } catch let error as ParameterOverrideError {
-            if printed.insert(error.message).inserted { console.error("\(path): \(error.message)") }
+            if printed.insert(error.message).inserted { console.error(error.message, file: path.description) }
             throw ExitFailure(code: .usage)
         } catch {
             console.error("\(error)")
@@ -259,6 +263,16 @@ enum JobPlanner {
                 for rendition in renditions {
                     do {
                         let job = try makeJob(path, loaded, variant, rendition, options)
+                        let writesGIF = job.targets.contains { $0.kind == .gif && $0.written }
+                        // The preset's `fps-above-50` lint (at $.fps, unless allowed) says what
+                        // the resampling warning would, with the place to change it; `--fps`
+                        // replaces the preset's rate, and the warning below speaks for it.
+                        if writesGIF, options.fps == nil {
+                            for w in loaded.warnings where w.lint == "fps-above-50" {
+                                gifWarned = true
+                                if printed.insert(w.description).inserted { console.diagnostic(w) }
+                            }
+                        }
                         // A still (one frame, or nothing that moves) has no timing to resample.
                         if let gifPlan = job.framePlan(of: .gif), gifPlan.fps < job.plan.fps, !gifWarned,
                             job.plan.frameCount > 1, job.plan.source != .still,
@@ -266,15 +280,14 @@ enum JobPlanner {
                         {
                             gifWarned = true
                             console.warning(
-                                "\(path): \(formatNumber(job.plan.fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(gifPlan.fps)) fps"
-                            )
+                                "\(formatNumber(job.plan.fps)) fps is above what GIF can play (delays under 2 cs play as 10 cs in browsers); the GIF is resampled to \(formatNumber(gifPlan.fps)) fps",
+                                file: path.description)
                         }
                         // The loop's own traps (off the 1/100 s grid, a cycle cut mid-way) are
                         // worth saying on export too, not only under validate.
                         // `period-off-grid` is about GIF delays: only worth saying when a GIF is
                         // written (APNG and WebP delays express the period; validate, which writes
                         // nothing, still says it).
-                        let writesGIF = job.targets.contains { $0.kind == .gif && $0.written }
                         let lints = LoopLints.lints(job.plan, file: path.description, composition: job.composition)
                             .filter { writesGIF || $0.lint != "period-off-grid" }
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
@@ -287,9 +300,9 @@ enum JobPlanner {
                         }
                         for line in error.message.split(separator: "\n").map(String.init)
                         where printed.insert(line).inserted {
-                            console.error(line)
+                            console.error(line, file: error.file)
                         }
-                        if let note = error.note, printed.insert(note).inserted { console.note(note) }
+                        if let note = error.note, printed.insert(note).inserted { console.note(note, file: error.file) }
                         worst = worst.combined(with: error.code)
                     }
                 }
@@ -313,11 +326,15 @@ enum JobPlanner {
     /// A job failure with its exit code and message.
     struct JobError: Error {
         var code: ExitCode
-        /// Lines for `error:` (may be empty when `diagnostics` say it all).
+        /// Lines for `error:` (may be empty when `diagnostics` say it all), without the file.
         var message: String
+        /// The preset the lines are about (`FILE: error: …`), or nil for lines that name their
+        /// file in the sentence (a `WriteError`).
+        var file: String? = nil
         /// Problems at a preset's JSON paths, printed as `file:line:col: error: $.path: …`.
         var diagnostics: [Diagnostic] = []
-        /// A `note:` line said after them (once per preset), such as a refusal's "nothing written".
+        /// A `note:` line said after them (once per preset), such as a refusal's "nothing written";
+        /// printed with `file` like the lines.
         var note: String?
     }
 
@@ -338,11 +355,12 @@ enum JobPlanner {
             throw JobError(
                 code: usage ? .usage : .badPreset,
                 message: violations.filter(\.isUsageError).map {
-                    "\(path): \($0.description)" + Rendition.note(rendition, composition.canvas)
+                    $0.description + Rendition.note(rendition, composition.canvas)
                 }.joined(separator: "\n"),
+                file: path.description,
                 diagnostics: violations.compactMap { $0.diagnostic(file: path.description, composition: composition) },
                 // Refused before rendering, like a preset with errors: the run writes nothing.
-                note: "\(path): \(counted(violations.count, "error")); nothing written")
+                note: "\(counted(violations.count, "error")); nothing written")
         }
         var plan: LoopPlan
         do {
@@ -350,7 +368,7 @@ enum JobPlanner {
                 for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil, speed: speed)
         } catch {
             if let violation = error.violation, violation.isUsageError {
-                throw JobError(code: .usage, message: "\(path): \(violation.description)")
+                throw JobError(code: .usage, message: violation.description, file: path.description)
             }
             throw JobError(
                 code: .badPreset, message: "",
@@ -363,8 +381,8 @@ enum JobPlanner {
             throw JobError(
                 code: .usage,
                 message:
-                    "\(path): \(pixels.width)×\(pixels.height) pixels at --scale \(formatNumber(scale)) is too large (limit 16384 per side)"
-            )
+                    "\(pixels.width)×\(pixels.height) pixels at --scale \(formatNumber(scale)) is too large (limit 16384 per side)",
+                file: path.description)
         }
         var stillTime: Double?
         switch options.still {
@@ -373,8 +391,8 @@ enum JobPlanner {
                 throw JobError(
                     code: .usage,
                     message:
-                        "--frame \(i): \(path) loops in \(counted(plan.frameCount, "frame")) (0…\(plan.frameCount - 1))"
-                )
+                        "--frame \(i): the loop has \(counted(plan.frameCount, "frame")) (0…\(plan.frameCount - 1))",
+                    file: path.description)
             }
             stillTime = plan.time(ofFrame: i)
         case .time(let t)?: stillTime = t
@@ -385,7 +403,7 @@ enum JobPlanner {
             naming = try JobNaming.make(
                 composition: composition, variant: variant, rendition: rendition, fps: fps, options: options)
         } catch {
-            throw JobError(code: .usage, message: "\(path): \(error.message)")
+            throw JobError(code: .usage, message: error.message, file: path.description)
         }
         let targets = OutputPlan.targets(naming: naming, frameCount: plan.frameCount, options: options)
         let request = ExportRequest(
@@ -397,10 +415,10 @@ enum JobPlanner {
             framePlans = try request.framePlans()
             problems = try request.preflight()
         } catch {
-            throw JobError(code: .badPreset, message: "\(path): \(error.message)")
+            throw JobError(code: .badPreset, message: error.message, file: path.description)
         }
         if let problem = problems.first {
-            throw JobError(code: .usage, message: "\(path): \(problem)")
+            throw JobError(code: .usage, message: problem, file: path.description)
         }
         return ExportJob(
             presetPath: path, variant: variant, stem: naming.stem, request: request, framePlans: framePlans)

@@ -119,8 +119,8 @@ extension JobNaming {
             if job.scale != other.scale { differing.insert(options.variantOptions.sizes.isEmpty ? "scale" : "px") }
             let hint = differing.sorted().map { "{\($0)}" }.joined(separator: " ")
             console.error(
-                "--name \(template) names two outputs of \(job.presetPath) \(job.stem); add what varies: \(hint.isEmpty ? "{preset}" : hint)"
-            )
+                "--name \(template) gives two outputs the name \(job.stem); add what varies: \(hint.isEmpty ? "{preset}" : hint)",
+                file: job.presetPath.description)
             throw ExitFailure(code: .usage)
         }
     }

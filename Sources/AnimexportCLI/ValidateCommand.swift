@@ -10,6 +10,10 @@ import Timeline
 /// plans its loop without rendering, printing every error and lint at once. Lints are the
 /// decoder's warnings plus the loop checks here; `--strict` makes them errors.
 enum ValidateCommand {
+    /// Lints about GIF output only: `period-off-grid` (a loop off the 1/100 s grid of GIF
+    /// delays) and `fps-above-50` (GIF cannot play more than 50 frames per second).
+    static let gifLints: Set<String> = ["period-off-grid", "fps-above-50"]
+
     static func run(_ options: Options, console: Console) -> ExitCode {
         let presets: [FilePath]
         do {
@@ -34,14 +38,15 @@ enum ValidateCommand {
         // Loop facts per `--set` combination, labelled by the settings that fan out.
         var facts: [String] = []
         let fanOut = options.settings.filter { $0.values.count > 1 }.map(\.name)
-        // `period-off-grid` is about GIF delays, and on export it is said only when a GIF is
-        // written (JobPlanner). validate writes nothing: it says the lint with what it applies
-        // to, and `--strict` fails on it only when GIF output is asked for (`--format gif`).
+        // The GIF lints (`gifLints`) are about GIF delays, and on export they are said only
+        // when a GIF is written (JobPlanner). validate writes nothing: it says them with what
+        // they apply to, and `--strict` fails on them only when GIF output is asked for
+        // (`--format gif`).
         let asksForGIF = options.formats?.contains(.gif) ?? false
         var gifOnly = 0
         func emit(_ d: Diagnostic) {
             var shown = d
-            let onlyGIF = d.severity == .warning && d.lint == "period-off-grid" && !asksForGIF
+            let onlyGIF = d.severity == .warning && Self.gifLints.contains(d.lint ?? "") && !asksForGIF
             if onlyGIF {
                 shown.message += " (applies to GIF output only; --strict fails on it with --format gif)"
             } else if options.strict && d.severity == .warning {
@@ -66,7 +71,7 @@ enum ValidateCommand {
                 code = code.combined(with: .badPreset)
                 continue
             } catch let error as ParameterOverrideError {
-                if printed.insert(error.message).inserted { console.error("\(path): \(error.message)") }
+                if printed.insert(error.message).inserted { console.error(error.message, file: path.description) }
                 code = code.combined(with: .usage)
                 continue
             } catch {
@@ -81,7 +86,7 @@ enum ValidateCommand {
                 if let d = violation.diagnostic(file: path.description, composition: composition) {
                     emit(d)
                 } else if printed.insert(violation.description).inserted {
-                    console.error("\(path): \(violation.description)")
+                    console.error(violation.description, file: path.description)
                     code = code.combined(with: .usage)
                 }
             }
@@ -99,7 +104,7 @@ enum ValidateCommand {
             } catch {
                 if let violation = error.violation, violation.isUsageError {
                     if printed.insert(violation.description).inserted {
-                        console.error("\(path): \(violation.description)")
+                        console.error(violation.description, file: path.description)
                     }
                     code = code.combined(with: .usage)
                 } else {
@@ -125,7 +130,7 @@ enum ValidateCommand {
                 console.out("\(path): valid (\(summary))\(extra)")
             }
         } else if !counts.isEmpty {
-            console.note("\(path): \(counts.joined(separator: ", "))")
+            console.note(counts.joined(separator: ", "), file: path.description)
         }
         return code
     }

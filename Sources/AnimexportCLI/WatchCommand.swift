@@ -63,7 +63,7 @@ enum WatchCommand {
                 known.insert(path)
                 settle([path], stop: stop)
                 if let reason = JobPlanner.notPreset(path) {
-                    if !options.quiet { console.note("skipping \(path): \(reason)") }
+                    if !options.quiet { console.note("\(reason); skipped", file: path.description) }
                     continue
                 }
                 watched.append(Watched(path: path, files: [path], stamps: [:]))

@@ -67,8 +67,11 @@ public struct GIFFormat: OutputFormat {
             "\(counted(encoded.paletteSize, "colour"))\(encoded.quantized ? " (quantised)" : "")"
         if encoded.collapsedEdgePixels > 0 {
             product.warnings.append(
-                "\(target.path): \(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
-            )
+                FileWarning(
+                    file: target.path.description,
+                    message:
+                        "\(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
+                ))
         }
         // The delays as the file holds them (merged frames summed); decoding the file back to
         // read them held every frame's pixels at once.
@@ -212,8 +215,11 @@ public struct SheetFormat: OutputFormat {
             pagePaths.append(path)
             if image.width > Self.warningSide || image.height > Self.warningSide {
                 product.warnings.append(
-                    "\(path): the page is \(image.width)×\(image.height) px; many mobile GPUs stop at 4096 or 8192 px a side (--max-size)"
-                )
+                    FileWarning(
+                        file: path.description,
+                        message:
+                            "the page is \(image.width)×\(image.height) px; many mobile GPUs stop at 4096 or 8192 px a side (--max-size)"
+                    ))
             }
         }
         let data = try Self.dataFiles(

@@ -50,7 +50,7 @@ public struct LottieFormat: OutputFormat {
         var product = FormatProduct(target: target)
         product.byteCount = bytes.count
         product.facts = "Lottie 1.0, \(counted(context.plan.frameCount, "baked frame"))"
-        product.warnings = document.warnings.map { "\(target.path): \($0)" }
+        product.warnings = document.warnings.map { FileWarning(file: target.path.description, message: $0) }
         if context.keepBytes { product.previewBytes = bytes }
         return product
     }

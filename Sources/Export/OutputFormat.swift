@@ -176,6 +176,24 @@ public enum EncodeEffort: String, Equatable, Sendable, CaseIterable {
     case max
 }
 
+/// A warning about one file: an output, or the preset it came from.
+public struct FileWarning: Equatable, Sendable, CustomStringConvertible {
+    /// The file as the user named it (or as the tool derived it from the names given).
+    public var file: String
+    /// One sentence without the `warning: ` prefix or a final full stop; it may start with the
+    /// preset's JSON path (`$.layers[0]: …`).
+    public var message: String
+
+    /// A warning about `file`.
+    public init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    /// `FILE: MESSAGE`, as `--report` and `--preview` list it.
+    public var description: String { "\(file): \(message)" }
+}
+
 /// What encoding one target produced, beyond its files.
 public struct FormatProduct: Sendable {
     /// The target it was made for.
@@ -184,8 +202,8 @@ public struct FormatProduct: Sendable {
     public var byteCount = 0
     /// Facts for the summary line after the common ones (`34 colours`, `640×480 sheet + x.json`).
     public var facts: String = ""
-    /// Warnings, without the `warning: ` prefix, each naming the file.
-    public var warnings: [String] = []
+    /// Warnings, each with the file it is about (the CLI prints `FILE: warning: MESSAGE`).
+    public var warnings: [FileWarning] = []
     /// How the file is timed, when the target is animated.
     public var timing: TimingReport?
     /// The main file's bytes, kept for `--preview` (nil unless asked for).

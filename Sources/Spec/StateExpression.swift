@@ -15,7 +15,13 @@
 /// product    := unary (('*' | '/' | '%') unary)*
 /// unary      := ('-' | '!') unary | primary
 /// primary    := number | 'true' | 'false' | '$' name | '(' expression ')'
+///             | function '(' expression ')'
+/// function   := 'round' | 'floor' | 'ceil'
 /// ```
+/// The functions are those of number expressions (`Expression.Function`), with the same rule:
+/// `round(x)` is the nearest whole number, halves away from zero (C's `round`: `round(2.5)` is
+/// 3, `round(-2.5)` is −3), `floor(x)` the largest whole number ≤ x, `ceil(x)` the smallest ≥ x;
+/// e.g. `"round($progress * 10) / 10"` steps a bound opacity by tenths.
 /// Values are numbers; comparisons and `!`, `&&`, `||` give 1 or 0, and any non-zero number is
 /// true. The language is total: every expression that parses has a value for every state.
 /// `x / 0` and `x % 0` are 0, `%` is the floored remainder (`-1 % 7` is 6, as an index wraps),
@@ -36,6 +42,8 @@ public indirect enum StateExpression: Equatable, Sendable {
     case binary(Operator, StateExpression, StateExpression)
     /// `condition ? then : otherwise`.
     case conditional(StateExpression, StateExpression, StateExpression)
+    /// `function(argument)`: `round`, `floor` or `ceil`.
+    case function(Expression.Function, StateExpression)
 
     /// The binary operators, spelled as in the text.
     public enum Operator: String, Equatable, Sendable, CaseIterable {
@@ -106,6 +114,7 @@ public indirect enum StateExpression: Equatable, Sendable {
         case .instance: return Double(instance)
         case .negate(let x): return -x.evaluate(values, instance: instance)
         case .not(let x): return x.evaluate(values, instance: instance) == 0 ? 1 : 0
+        case .function(let f, let x): return f.apply(x.evaluate(values, instance: instance))
         case .conditional(let c, let a, let b):
             return c.evaluate(values, instance: instance) != 0
                 ? a.evaluate(values, instance: instance) : b.evaluate(values, instance: instance)
@@ -138,7 +147,7 @@ public indirect enum StateExpression: Equatable, Sendable {
         switch self {
         case .number, .variable: false
         case .instance: true
-        case .negate(let x), .not(let x): x.usesInstance
+        case .negate(let x), .not(let x), .function(_, let x): x.usesInstance
         case .binary(_, let a, let b): a.usesInstance || b.usesInstance
         case .conditional(let a, let b, let c): a.usesInstance || b.usesInstance || c.usesInstance
         }
@@ -300,6 +309,14 @@ private struct StateExpressionParser {
             let w = word()
             if w == "true" { return .number(1) }
             if w == "false" { return .number(0) }
+            if let function = Expression.Function(rawValue: w) {
+                guard take("(") else { throw error("expected '(' after \(w)") }
+                try enter()
+                defer { leave() }
+                let argument = try parseConditional()
+                guard take(")") else { throw error("expected an operator or ')' to close \(w)(") }
+                return .function(function, argument)
+            }
             position = start
             throw error("expected a number, $name or '(' (a state variable is written $\(w))")
         }

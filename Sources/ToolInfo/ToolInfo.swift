@@ -113,7 +113,8 @@ public enum ToolInfo {
                                  matrices; the N shards together write the whole batch
           --watch                re-render when a preset or a file it uses changes, and render
                                  presets added to a watched DIR; one line per render; Ctrl-C stops
-          --strict               validate: lints (warnings) count as errors
+          --strict               validate: lints (warnings) count as errors; the GIF-only ones
+                                 (period-off-grid, fps-above-50) only with --format gif
           -q, --quiet            print nothing on success (no progress line either)
           -h, --help             this text
           --version              the version

@@ -27,7 +27,7 @@ import Testing
         let bad = try runTool(["presets/square.json", "-o", "out/", "--set", "color=bleu"], in: dir)
         #expect(bad.status == 64)
         #expect(
-            bad.stderr.hasPrefix("error: presets/square.json: --set color=bleu: expected a colour (#RRGGBB, "),
+            bad.stderr.hasPrefix("presets/square.json: error: --set color=bleu: expected a colour (#RRGGBB, "),
             "\(bad.stderr)")
         #expect(listing(dir + "/out").isEmpty)
         // A good one renders: the square's centre pixel is the colour given.

@@ -99,10 +99,10 @@ struct FilesAndFoldersTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr == """
-                note: skipping presets/list.json: not a preset (an array, not an object)
-                note: skipping presets/package.json: not a preset (no "layers" and no numeric "version")
-                note: skipping presets/report.json: not a preset (a --report written by animexport)
-                note: skipping presets/sheet.json: not a preset (sprite-sheet data written by animexport)
+                presets/list.json: note: not a preset (an array, not an object); skipped
+                presets/package.json: note: not a preset (no "layers" and no numeric "version"); skipped
+                presets/report.json: note: not a preset (a --report written by animexport); skipped
+                presets/sheet.json: note: not a preset (sprite-sheet data written by animexport); skipped
                 note: created folder out/
 
                 """)

@@ -40,7 +40,7 @@ struct PresetFormatGapsCLITests {
                 "gaps.json:11:108: error: $.layers[0].animations[3].timingFunction: unknown timing function \"ease-in-out\"; expected \"linear\", \"easeIn\", \"easeOut\", \"easeInOut\", \"easeInEaseOut\" or \"default\", cubicBezier(x1, y1, x2, y2) or a spring (spring, smooth, snappy, bouncy, …); did you mean \"easeInOut\"?",
                 "gaps.json:12:22: error: $.layers[0].animations[4].keyPath: unknown keyPath \"wobble\"; rect layers animate \"position\", \"position.x\", \"position.y\", \"offset\", \"offset.x\", \"offset.y\", \"anchorPoint\", \"rotation\", \"scale\", \"scale.x\", \"scale.y\", \"opacity\", \"hidden\", \"fillColor\", \"strokeColor\", \"lineWidth\", \"lineDashPhase\", \"miterLimit\", \"strokeStart\", \"strokeEnd\", \"center\", \"size\", \"size.width\", \"size.height\" or \"cornerRadius\"",
                 "gaps.json:14:46: error: $.layers[1].instanceCount: expected a whole number of copies in 1…1000, found 8.5",
-                "note: gaps.json: 8 errors; nothing written",
+                "gaps.json: note: 8 errors; nothing written",
             ])
         #expect(listing(dir) == ["gaps.json"])
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import Render
 import Spec
 import Testing
 
@@ -34,12 +35,12 @@ struct SecondDayTests {
 
     @Test func validateCountsLintsUnderStrictInTheirPlural() throws {
         let dir = try temporaryDirectory()
-        // fps 60 is one lint (fps-above-50); a 1.005 s loop adds period-off-grid, which is
-        // counted apart (GIF only); the opacity keyframes are fine.
+        // fps 60 is one lint (fps-above-50), about GIF output, so --format gif makes it count;
+        // the opacity keyframes are fine.
         try writeFile(Self.preset(fps: 60), to: dir + "/p.json")
-        let one = try runTool(["validate", "p.json", "--strict"], in: dir)
+        let one = try runTool(["validate", "p.json", "--strict", "--format", "gif"], in: dir)
         #expect(one.status == 65)
-        #expect(one.stderr.hasSuffix("note: p.json: 1 lint (an error under --strict)\n"), "\(one.stderr)")
+        #expect(one.stderr.hasSuffix("p.json: note: 1 lint (an error under --strict)\n"), "\(one.stderr)")
         // Three presets' worth in one file is not possible; three lints in one preset: fps,
         // and two strokeEnd keyframes outside 0…1 on two layers.
         let three = """
@@ -51,9 +52,9 @@ struct SecondDayTests {
                "animations": [{"keyPath": "strokeEnd", "fromValue": 0, "toValue": 3, "duration": 1}]}]}
             """
         try writeFile(three, to: dir + "/t.json")
-        let run = try runTool(["validate", "t.json", "--strict"], in: dir)
+        let run = try runTool(["validate", "t.json", "--strict", "--format", "gif"], in: dir)
         #expect(run.status == 65)
-        #expect(run.stderr.hasSuffix("note: t.json: 3 lints (errors under --strict)\n"), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("t.json: note: 3 lints (errors under --strict)\n"), "\(run.stderr)")
         #expect(!run.stderr.contains(")s"))
         #expect(listing(dir) == ["p.json", "t.json"])
     }
@@ -81,7 +82,7 @@ struct SecondDayTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "error: big.json: --scale: 300×300 pt at --scale 16 is 4800×4800 = 23040000 pixels per frame, more than the limit of 16777216 (4096×4096)\nnote: big.json: 1 error; nothing written\n"
+                == "big.json: error: --scale: 300×300 pt at --scale 16 is 4800×4800 = 23040000 pixels per frame, more than the limit of 16777216 (4096×4096)\nbig.json: note: 1 error; nothing written\n"
         )
         #expect(listing(dir) == ["big.json"])
     }
@@ -92,7 +93,7 @@ struct SecondDayTests {
         let dir = try temporaryDirectory()
         let set = try runTool([Self.circular, "--set", "color=sytemRed", "-o", "x.gif"], in: dir)
         #expect(set.status == 64)
-        #expect(set.stderr.hasPrefix("error: \(Self.circular): --set color=sytemRed: expected a colour ("))
+        #expect(set.stderr.hasPrefix("\(Self.circular): error: --set color=sytemRed: expected a colour ("))
         #expect(set.stderr.hasSuffix("; did you mean color=systemRed?\n"), "\(set.stderr)")
         let option = try runTool([Self.circular, "--background", "tomatoe", "-o", "x.gif"], in: dir)
         #expect(option.status == 64)
@@ -237,7 +238,7 @@ struct SecondDayTests {
         let gif = try runTool(["validate", "p.json", "--strict", "--format", "gif"], in: dir)
         #expect(gif.status == 65)
         #expect(gif.stderr.hasPrefix("p.json: error: $.duration: the loop period 1.005 s"), "\(gif.stderr)")
-        #expect(gif.stderr.hasSuffix("note: p.json: 1 lint (an error under --strict)\n"))
+        #expect(gif.stderr.hasSuffix("p.json: note: 1 lint (an error under --strict)\n"))
         let apng = try runTool(["validate", "p.json", "--strict", "--format", "apng,webp"], in: dir)
         #expect(apng.status == 0, "\(apng.stderr)")
         #expect(listing(dir) == ["p.json"])
@@ -279,5 +280,157 @@ struct SecondDayTests {
             #expect(check.stdout == "check: the 1 file is up to date (1 answered from manifests)\n", "\(spelling)")
         }
         #expect(listing(dir + "/out") == ["dot.gif", "other.gif"])
+    }
+
+    // MARK: 12. one form for every message line
+
+    /// Every stderr line of `run` has the one form, `FILE[:LINE:COL]: SEVERITY: …` or
+    /// `SEVERITY: …` (the pattern docs/cli.md, Messages, gives), and the file of each is
+    /// `files[i]` (nil for a line about no file).
+    static func expectForm(
+        _ run: ToolRun, files: [String?], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let messageForm = try Regex(#"^(?:(.+?)(?::(\d+):(\d+))?: )?(error|warning|note): (.*)$"#)
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.count == files.count, "\(run.stderr)", sourceLocation: sourceLocation)
+        for (line, file) in zip(lines, files) {
+            let match = line.wholeMatch(of: messageForm)
+            #expect(match != nil, "\(line)", sourceLocation: sourceLocation)
+            let found = match?.output[1].substring.map(String.init)
+            #expect(found == file, "\(line)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func warningsAndNotesAboutAFileStartWithTheFile() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/presets", withIntermediateDirectories: true)
+        try writeFile(Self.preset(name: "dot"), to: dir + "/presets/dot.json")
+        try writeFile("[1, 2]", to: dir + "/presets/list.json")
+        // A batch: the stray JSON is skipped with a note about it; the folder note is about no file.
+        let batch = try runTool(["presets/", "-o", "out/", "--format", "apng"], in: dir)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(
+            batch.stderr
+                == "presets/list.json: note: not a preset (an array, not an object); skipped\nnote: created folder out/\n"
+        )
+        try Self.expectForm(batch, files: ["presets/list.json", nil])
+        // An output's warning names the output; the GIF lint keeps its line:column and id.
+        try writeFile(Self.preset(name: "fast", fps: 60), to: dir + "/fast.json")
+        let gif = try runTool(["fast.json", "-o", "fast.gif"], in: dir)
+        #expect(gif.status == 0, "\(gif.stderr)")
+        #expect(
+            gif.stderr == """
+                fast.json:1:78: warning: $.fps: 60 fps is above what GIF can play: delays under 2 cs play as 10 cs in browsers, so GIF output is resampled to 50 fps [fps-above-50]
+                fast.gif: warning: 784 half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)
+
+                """)
+        try Self.expectForm(gif, files: ["fast.json", "fast.gif"])
+        // A refusal: the error and its note name the preset the same way.
+        try writeFile(
+            ##"{"version": 1, "name": "big", "canvas": {"width": 300, "height": 300}, "layers": [{"type": "rect", "center": [5, 5], "size": [4, 4], "fill": "#FF3B30"}]}"##,
+            to: dir + "/big.json")
+        let big = try runTool(["big.json", "--scale", "16", "-o", "big/"], in: dir)
+        #expect(big.status == 64)
+        try Self.expectForm(big, files: ["big.json", "big.json"])
+        // validate's count and a bad --set; the usage note after a bad option has no file.
+        let set = try runTool(["validate", "fast.json", "--set", "colr=red"], in: dir)
+        #expect(set.status == 64)
+        #expect(set.stderr == "fast.json: error: --set colr: the preset has no parameter \"colr\"\n")
+        try Self.expectForm(set, files: ["fast.json"])
+        let frame = try runTool(["fast.json", "--frame", "60", "-o", "f.png"], in: dir)
+        #expect(frame.status == 64)
+        #expect(frame.stderr == "fast.json: error: --frame 60: the loop has 60 frames (0…59)\n")
+        let usage = try runTool(["fast.json", "--fsp", "2"], in: dir)
+        #expect(usage.status == 64)
+        try Self.expectForm(usage, files: [nil, nil])
+        #expect(listing(dir) == ["big.json", "fast.gif", "fast.json", "out", "presets"])
+        #expect(listing(dir + "/out") == ["dot.apng"])
+    }
+
+    // MARK: 13. round(), floor() and ceil() in bind
+
+    @Test func bindExpressionsRoundFloorAndCeilWithHalvesAwayFromZero() throws {
+        let dir = try temporaryDirectory()
+        // n steps 0, 1, 2, 3 every 0.25 s; opacity (round(n/2) + floor(n/2) + ceil(n/2)) / 5 is
+        // 0, 2/5, 3/5, 5/5. Halves to even would give round(0.5) = 0 and 1/5 at n = 1.
+        let preset = """
+            {"version": 1, "name": "b", "canvas": {"width": 10, "height": 10}, "fps": 4,
+             "state": {"n": 0},
+             "events": [{"every": 0.25, "set": {"n": "($n + 1) % 4"}}],
+             "layers": [{"type": "rect", "center": [5, 5], "size": [10, 10], "fill": "#FF0000",
+               "bind": {"opacity": "(round($n / 2) + floor($n / 2) + ceil($n / 2)) / 5"}}]}
+            """
+        try writeFile(preset, to: dir + "/b.json")
+        let valid = try runTool(["validate", "b.json"], in: dir)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout == "b.json: valid (1 s loop, 4 frames at 4 fps, 10×10 pt)\n")
+        let run = try runTool(["b.json", "-o", "b.webp", "--frames", "fr/", "-q"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let alphas = try (0..<4).map { k in
+            try PNGCodec.decode(readBytes(dir + "/fr/b-00\(k).png"))[5, 5].a
+        }
+        #expect(alphas == [0, 102, 153, 255])
+        // A function without its parentheses is an error at the key, with the column.
+        try writeFile(preset.replacingOccurrences(of: "round($n / 2)", with: "round $n"), to: dir + "/bad.json")
+        let bad = try runTool(["validate", "bad.json"], in: dir)
+        #expect(bad.status == 65)
+        #expect(
+            bad.stderr == """
+                bad.json:5:32: error: $.layers[0].bind.opacity: expected '(' after round at offset 7, found '$' in "(round $n + floor($n / 2) + ceil($n / 2)) / 5"
+                bad.json: note: 1 error
+
+                """)
+        #expect(listing(dir) == ["b.json", "b.webp", "bad.json", "fr"])
+    }
+
+    // MARK: 14. fps-above-50 is a GIF lint
+
+    @Test func fpsAbove50AppliesToGIFOutputOnly() throws {
+        let dir = try temporaryDirectory()
+        try writeFile(Self.preset(fps: 60), to: dir + "/p.json")
+        let lint =
+            "p.json:1:77: warning: $.fps: 60 fps is above what GIF can play: delays under 2 cs play as 10 cs in browsers, so GIF output is resampled to 50 fps"
+        // validate without --format gif: said with what it applies to, counted apart, and
+        // --strict passes.
+        for arguments in [
+            ["validate", "p.json"], ["validate", "p.json", "--strict"],
+            ["validate", "p.json", "--strict", "--format", "apng,webp"],
+        ] {
+            let run = try runTool(arguments, in: dir)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr
+                    == lint + " (applies to GIF output only; --strict fails on it with --format gif) [fps-above-50]\n",
+                "\(arguments)")
+            #expect(
+                run.stdout
+                    == "p.json: valid (1 s loop, 60 frames at 60 fps, 10×10 pt); 1 warning for GIF output only\n",
+                "\(arguments)")
+        }
+        // Asked for GIF: an ordinary lint, and --strict fails on it.
+        let gif = try runTool(["validate", "p.json", "--strict", "--format", "gif,apng"], in: dir)
+        #expect(gif.status == 65)
+        #expect(
+            gif.stderr
+                == lint.replacingOccurrences(of: ": warning: ", with: ": error: ")
+                + " [fps-above-50]\np.json: note: 1 lint (an error under --strict)\n")
+        let warned = try runTool(["validate", "p.json", "--format", "gif"], in: dir)
+        #expect(warned.status == 0)
+        #expect(warned.stderr == lint + " [fps-above-50]\n")
+        #expect(warned.stdout == "p.json: valid (1 s loop, 60 frames at 60 fps, 10×10 pt); 1 warning\n")
+        // Export: only a run that writes a GIF says it (the GIF is the default output), once,
+        // in place of the resampling warning.
+        for (arguments, said) in [
+            (["p.json", "-o", "p.webp"], false), (["p.json", "-o", "s.png"], false),
+            (["p.json", "-o", "out/", "--format", "gif,apng"], true), (["p.json", "-q"], true),
+        ] {
+            let run = try runTool(arguments, in: dir)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("[fps-above-50]") == said, "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("the GIF is resampled"), "\(arguments): \(run.stderr)")
+        }
+        #expect(listing(dir) == ["out", "output", "p.json", "p.webp", "s.json", "s.png"])
+        #expect(listing(dir + "/out") == ["dot.apng", "dot.gif"])
+        #expect(listing(dir + "/output") == ["dot.gif"])
     }
 }

@@ -259,7 +259,7 @@ func checkSheet(
             [Self.circularProgress, "-o", "w.png", "--fps", "10", "--max-size", "9000", "--columns", "36"], in: dir)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         // 60 frames of 248 px in 36 columns: 8928×496, over 8192.
-        #expect(run.stderr.contains("warning: w.png: the page is 8928×496 px; many mobile GPUs stop at 4096 or 8192"))
+        #expect(run.stderr.contains("w.png: warning: the page is 8928×496 px; many mobile GPUs stop at 4096 or 8192"))
         let small = try runTool([Self.circularProgress, "-o", "v.png", "--fps", "10", "--max-size", "9000"], in: dir)
         #expect(small.status == 0 && !small.stderr.contains("warning"), "stderr: \(small.stderr)")
     }

@@ -38,9 +38,9 @@ struct ValidateCommandTests {
                 "broken.json:6:55: error: $.layers[0].radius: unknown parameter $strokWidth; did you mean $strokeWidth?",
                 "broken.json:7:39: error: $.layers[0].stroke.widht: unknown key \"widht\" in a stroke; did you mean \"width\"?",
                 "broken.json:8:36: error: $.layers[0].animations[0].keyPath: unknown keyPath \"strokeEnds\"; did you mean \"strokeEnd\"?",
-                "note: broken.json: 3 errors",
+                "broken.json: note: 3 errors",
             ])
-        #expect(lines.last == "note: broken.json: 3 errors")
+        #expect(lines.last == "broken.json: note: 3 errors")
         #expect(listing(dir) == ["broken.json"])
     }
 
@@ -69,7 +69,7 @@ struct ValidateCommandTests {
         #expect(strict.status == 65)
         #expect(
             strict.stderr.hasPrefix(lint.replacingOccurrences(of: "warning:", with: "error:") + " [period-off-grid]"))
-        #expect(strict.stderr.hasSuffix("note: odd.json: 1 lint (an error under --strict)\n"))
+        #expect(strict.stderr.hasSuffix("odd.json: note: 1 lint (an error under --strict)\n"))
         #expect(strict.stdout.isEmpty)
     }
 
@@ -119,7 +119,7 @@ struct ValidateCommandTests {
         #expect(bad.status == 64)
         #expect(
             bad.stderr.contains(
-                "error: sq.json: --set sise: the preset has no parameter \"sise\"; did you mean \"size\"?"))
+                "sq.json: error: --set sise: the preset has no parameter \"sise\"; did you mean \"size\"?"))
         let range = try runTool(["validate", "sq.json", "--set", "size=10,400"], in: dir)
         #expect(range.status == 64)
         #expect(range.stderr.contains("--set size=400: must be at most 200"))

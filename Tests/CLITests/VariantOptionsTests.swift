@@ -113,7 +113,7 @@ struct VariantOptionsTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "error: \(Self.circular): --scale: 64×64 pt at --scale 78.125 is 5000×5000 = 25000000 pixels per frame, more than the limit of 16777216 (4096×4096); --size 5000 is --scale 78.125 for this 64×64 pt canvas\nnote: \(Self.circular): 1 error; nothing written\n"
+                == "\(Self.circular): error: --scale: 64×64 pt at --scale 78.125 is 5000×5000 = 25000000 pixels per frame, more than the limit of 16777216 (4096×4096); --size 5000 is --scale 78.125 for this 64×64 pt canvas\n\(Self.circular): note: 1 error; nothing written\n"
         )
         #expect(listing(dir).isEmpty)
     }
@@ -167,7 +167,7 @@ struct VariantOptionsTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "error: square.json: --speed: the 1 s loop at speed 100 lasts 0.01 s, shorter than 0.02 s (one GIF frame); use a speed up to 50\nnote: square.json: 1 error; nothing written\n"
+                == "square.json: error: --speed: the 1 s loop at speed 100 lasts 0.01 s, shorter than 0.02 s (one GIF frame); use a speed up to 50\nsquare.json: note: 1 error; nothing written\n"
         )
         #expect(listing(dir) == ["square.json"])
     }
@@ -331,12 +331,13 @@ struct VariantOptionsTests {
         #expect(same.status == 64)
         #expect(
             same.stderr
-                == "error: --name {preset} names two outputs of \(Self.circular) circular; add what varies: {size}\n")
+                == "\(Self.circular): error: --name {preset} gives two outputs the name circular; add what varies: {size}\n"
+        )
         let unknown = try runTool([Self.circular, "--name", "{preset}-{sise}", "-o", "./"], in: dir)
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr
-                == "error: \(Self.circular): --name {sise}: circular has no parameter sise; use {preset}, {scale}, {px}, {fps}, {speed}, {color}, {size}, {strokeWidth}, {animationDuration}, {rotationDuration}; did you mean {size}?\n"
+                == "\(Self.circular): error: --name {sise}: circular has no parameter sise; use {preset}, {scale}, {px}, {fps}, {speed}, {color}, {size}, {strokeWidth}, {animationDuration}, {rotationDuration}; did you mean {size}?\n"
         )
         #expect(listing(dir).isEmpty)
     }

@@ -58,6 +58,51 @@ private func diagnostics(_ json: String) -> [Diagnostic] {
     }
 }
 
+/// `round`, `floor` and `ceil` as in number expressions: halves away from zero.
+@Test func stateExpressionsRoundFloorAndCeilAsNumberExpressionsDo() throws {
+    func value(_ text: String, n: Double = 0, i: Int = 0) throws -> Double {
+        let e = try StateExpression.parse(text) { name in
+            name == "n" ? .variable(0) : (name == "p" ? .number(2.5) : nil)
+        }
+        return e.evaluate([n], instance: i)
+    }
+    #expect(try value("round(2.5)") == 3)
+    #expect(try value("round(-2.5)") == -3)
+    #expect(try value("round(0.5)") == 1)
+    #expect(try value("round(2.4999)") == 2)
+    #expect(try value("round($p)") == 3)
+    #expect(try value("floor(-0.5)") == -1)
+    #expect(try value("floor(2.9)") == 2)
+    #expect(try value("ceil(0.2)") == 1)
+    #expect(try value("ceil(-0.2)") == 0)
+    #expect(try value("ceil(3)") == 3)
+    // An argument is a whole expression, conditionals and comparisons included.
+    #expect(try value("round($n / 2) + floor($n / 2) + ceil($n / 2)", n: 1) == 2)
+    #expect(try value("round($n > 0 ? $n * 0.25 : 7.5)", n: 2) == 1)
+    #expect(try value("round($n > 0 ? $n * 0.25 : 7.5)", n: 0) == 8)
+    #expect(try value("floor($i / 3) * 10", i: 7) == 20)
+    #expect(try value(" ceil ( 1.1 ) * 2") == 4)
+    // The same rule as `Expression`'s functions, on the same halves.
+    for x in [-3.5, -2.5, -0.5, 0.5, 1.5, 2.5, 1e15 + 0.5] {
+        #expect(try value("round(\(x))") == Expression.Function.round.apply(x))
+    }
+    #expect(try StateExpression.parse("round($i)") { _ in nil }.usesInstance)
+    func failure(_ text: String) -> String? {
+        do {
+            _ = try StateExpression.parse(text) { _ in nil }
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+    #expect(failure("round 2") == "expected '(' after round at offset 6, found '2'")
+    #expect(failure("round(1") == "expected an operator or ')' to close round( at offset 7, found end of input")
+    #expect(
+        failure("sqrt(4)")
+            == "expected a number, $name or '(' (a state variable is written $sqrt) at offset 0, found 's'")
+    #expect(failure(String(repeating: "round(", count: 40) + "1" + String(repeating: ")", count: 40)) != nil)
+}
+
 @Test func timerScheduleFindsTheStatePeriodAndSteadyStart() throws {
     let json = statePreset(
         events: """
