@@ -55,18 +55,27 @@ public struct LottieAnimation: SceneSource {
     }
 
     /// The nodes of a layer list at frame `f` of its composition, back to front (the list is
-    /// top first). Matte sources (`td`) are not drawn themselves; a layer with `tt` is drawn
+    /// top first). Matte sources are not drawn themselves; a layer with `tt` is drawn
     /// through the layer `tp` names or, without `tp`, the layer just above it in the list
-    /// (Lottie 1.0 spec, Layer: `tt`, `tp`, `td`).
+    /// (Lottie 1.0 spec, Layer: `tt`, `tp`, `td`). A matte source is a layer with `td`, or the
+    /// layer just above a layer with `tt` and no `tp` even without `td` (lottie-web's
+    /// DataManager `completeLayers` sets `td` on it; skia's chained-mattes file relies on it).
     func nodes(of list: [LottieLayer], at f: Double, depth: Int) -> [SceneNode] {
         guard depth < Self.maximumDepth else { return [] }
         var byIndex: [Int: LottieLayer] = [:]
         for layer in list { if let i = layer.index, byIndex[i] == nil { byIndex[i] = layer } }
         var out: [SceneNode] = []
-        for position in list.indices.reversed() where !list[position].isMatteSource {
+        for position in list.indices.reversed() where !Self.isMatteSource(position, of: list) {
             if let node = node(at: position, of: list, at: f, byIndex: byIndex, depth: depth) { out.append(node) }
         }
         return out
+    }
+
+    /// Whether `list[position]` serves as a track matte and so is not drawn on its own.
+    static func isMatteSource(_ position: Int, of list: [LottieLayer]) -> Bool {
+        if list[position].isMatteSource { return true }
+        let next = position + 1
+        return next < list.count && list[next].matte != nil && list[next].matteParent == nil
     }
 
     /// The node of `list[position]` at `f` with its masks and its matte, or nil when it draws

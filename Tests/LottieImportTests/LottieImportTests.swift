@@ -419,4 +419,16 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(open, 50, 40)[3] == 0)
         #expect(pixel(open, 90, 40) == [0, 0, 255, 255])
     }
+
+    /// A layer just above a layer with `tt` (and no `tp`) is that layer's matte and is not drawn
+    /// on its own, even without `td` (lottie-web's `completeLayers`; skia's chained-mattes file):
+    /// "b" (x 50…150, matted by "a" to x 50…100) is only the inverted matte of "c", so x 50…100
+    /// is empty and "c" shows elsewhere; drawn on its own, "b" would leave blue at x 75.
+    @Test func theLayerAboveAMattedLayerIsItsMatteAndNotDrawn() throws {
+        let image = try Fixture.render("matte-chain", frame: 0)
+        #expect(pixel(image, 75, 50)[3] == 0)
+        #expect(pixel(image, 25, 50) == [255, 0, 0, 255])
+        #expect(pixel(image, 125, 50) == [255, 0, 0, 255])
+        #expect(pixel(image, 175, 50) == [255, 0, 0, 255])
+    }
 }
