@@ -275,8 +275,11 @@ enum JobPlanner {
                         // written (APNG and WebP delays express the period; validate, which writes
                         // nothing, still says it).
                         let writesGIF = job.targets.contains { $0.kind == .gif && $0.written }
-                        let lints = LoopLints.lints(job.plan, file: path.description, composition: job.composition)
-                            .filter { writesGIF || $0.lint != "period-off-grid" }
+                        let lints = LoopLints.lints(
+                            job.plan, file: path.description, composition: job.composition,
+                            formats: job.targets.filter(\.written).map(\.kind)
+                        )
+                        .filter { writesGIF || $0.lint != "period-off-grid" }
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
                             if printed.insert(lint.description).inserted { console.diagnostic(lint) }
                         }
