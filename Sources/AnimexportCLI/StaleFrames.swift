@@ -11,7 +11,9 @@ import Foundation
 /// `FramesFormat.framePath` names them), that this job does not write, and whose size and
 /// SHA-256 an animexport manifest in that folder or in the folder of another of the job's
 /// files lists (`OwnFiles.records`). A file the tool did not write, or one edited since, is
-/// never a stale frame. Write runs remove them after the job's files are committed
+/// never a stale frame, nor is the first output of another job (a `--frame N -o DIR/` still,
+/// named like a frame, with its own manifest `.NAME-040.png.animexport.json` beside it). Write
+/// runs remove them after the job's files are committed
 /// (`docs/cli.md`, "Frames").
 enum StaleFrames {
     /// `job`'s stale frames, sorted; empty when the job writes no frames.
@@ -25,7 +27,10 @@ enum StaleFrames {
             guard let names = try? folder.entries() else { continue }
             for name in names where matches(name.bytes, prefix: prefix.lastComponent.bytes) {
                 let path = folder.appending(name)
-                if !own.contains(path), path.kind == .regular { candidates.append(path) }
+                // The first output of a job of its own (`--frame 40 -o DIR/` writes
+                // `NAME-040.png` with its manifest beside it) is that job's, not a stale frame.
+                let ownManifest = folder.appending(FilePath(bytes: [UInt8(ascii: ".")] + name.bytes) + Manifest.suffix)
+                if !own.contains(path), path.kind == .regular, ownManifest.kind == .none { candidates.append(path) }
             }
         }
         guard !candidates.isEmpty else { return [] }

@@ -189,6 +189,21 @@ struct FreshDesignerTests {
         #expect(!Self.text(dir + "/.p.apng.animexport.json").contains("pulse-dot-030.png"))
     }
 
+    @Test func aStillNamedLikeAFrameIsAnotherJobsFile() throws {
+        let (dir, run) = try Self.folder()
+        // `--frame 40 -o f/` writes f/pulse-dot-040.png, the first output of a job of its own.
+        let still = try run(["pulse-dot.json", "--frame", "40", "-o", "f/", "-q"])
+        #expect(still.status == 0, "\(still.stderr)")
+        #expect(listing(dir + "/f") == ["pulse-dot-040.png"])
+        let frames = try run(["pulse-dot.json", "--speed", "2", "--frames", "f", "-o", "p.apng"])
+        #expect(frames.status == 0, "\(frames.stderr)")
+        #expect(frames.stderr == "", "\(frames.stderr)")
+        let half = (0..<24).map { String(format: "pulse-dot-%03d.png", $0) }
+        #expect(listing(dir + "/f") == half + ["pulse-dot-040.png"])
+        let again = try run(["pulse-dot.json", "--frame", "40", "-o", "f/"])
+        #expect(again.stdout == "pulse-dot.json: pulse-dot: up to date (1 file)\n", "\(again.stdout)")
+    }
+
     // MARK: 4. a unit in a parameter default
 
     @Test func aUnitInANumberDefaultGetsTheHintAlone() throws {
