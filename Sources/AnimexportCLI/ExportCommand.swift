@@ -29,6 +29,9 @@ enum ExportCommand {
         var upToDate = false
         /// `check`: why the job was rendered although a manifest was looked for.
         var renderedBecause: String?
+        /// Write: the stale `--frames` PNGs of an earlier run removed after the commit
+        /// (`StaleFrames`).
+        var removedFrames: [FilePath] = []
     }
 
     /// Runs export or check for the presets on the command line.
@@ -169,14 +172,19 @@ enum ExportCommand {
             do {
                 // The manifest goes last, so it is renamed after every file it vouches for.
                 var manifestCount = 0
+                // Found before the old manifest is replaced; removed once the new files are in.
+                let stale = StaleFrames.find(for: job)
                 // A manifest that cannot be staged is left out: the files are still right, and an
                 // older manifest cannot vouch for them (its hashes are of other bytes).
-                if let outputs = recording.entries, let manifest = manifests.manifest(for: job, outputs: outputs),
+                if let outputs = recording.entries,
+                    let manifest = manifests.manifest(for: job, outputs: outputs, removing: Set(stale)),
                     (try? staging.put(manifest)) != nil
                 {
                     manifestCount = 1
                 }
                 outcome.fileCount = try staging.commit().count - manifestCount
+                for path in stale { AtomicFile.remove(path) }
+                outcome.removedFrames = stale.filter { $0.kind == .none }
             } catch {
                 return Outcome(error: JobPlanner.JobError(code: .failure, message: error.message))
             }
@@ -208,6 +216,12 @@ enum ExportCommand {
         switch mode {
         case .write:
             if !options.quiet && !options.watch { for s in product.summaries { console.out(s) } }
+            if !outcome.removedFrames.isEmpty, !options.quiet {
+                let folders = Set(outcome.removedFrames.map(\.directory)).sorted().map(\.description)
+                console.note(
+                    "\(product.job.stem): removed \(counted(outcome.removedFrames.count, "stale frame")) of an earlier run from \(folders.joined(separator: ", "))",
+                    file: product.job.presetPath.description)
+            }
         case .check:
             // Why the job was rendered comes first, then what the render found.
             if let why = outcome.renderedBecause, !options.quiet {

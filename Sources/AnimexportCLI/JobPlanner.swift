@@ -288,8 +288,11 @@ enum JobPlanner {
                         // `period-off-grid` is about GIF delays: only worth saying when a GIF is
                         // written (APNG and WebP delays express the period; validate, which writes
                         // nothing, still says it).
-                        let lints = LoopLints.lints(job.plan, file: path.description, composition: job.composition)
-                            .filter { writesGIF || $0.lint != "period-off-grid" }
+                        let lints = LoopLints.lints(
+                            job.plan, file: path.description, composition: job.composition,
+                            formats: job.targets.filter(\.written).map(\.kind)
+                        )
+                        .filter { writesGIF || $0.lint != "period-off-grid" }
                         for lint in lints where !job.composition.allowedLints.contains(lint.lint ?? "") {
                             if printed.insert(lint.description).inserted { console.diagnostic(lint) }
                         }

@@ -3,6 +3,7 @@
 import Encode
 import Export
 import Foundation
+import Spec
 
 /// The manifest of one job: a small JSON file beside the job's first output,
 /// `DIR/.FIRST-OUTPUT-NAME.animexport.json` (hidden, so folder batches never take it for a
@@ -20,6 +21,9 @@ import Foundation
 ///   preview-only targets it adds), `--force`, `--shard`, `--exclude` and how the presets were
 ///   named (a folder or its files), which do not);
 /// - `outputs`: every file, sorted by path, with its size in bytes and SHA-256;
+/// - `kept` (only when not empty): files an earlier run with more targets wrote under this
+///   manifest that this run did not touch, still on disk with these sizes and SHA-256s
+///   (`Manifest.kept`), so the tool still knows them as its own;
 /// - `hmac`: HMAC-SHA-256 (RFC 2104) of the document without this member, under the per-user
 ///   `ManifestKey`.
 ///
@@ -56,14 +60,17 @@ enum Manifest {
     }
 
     /// The document without `hmac` (RFC 8259 JSON, `JSONText`'s layout).
-    static func body(job: ExportJob, build: String, inputs: Inputs, outputs: [Entry]) -> JSONText {
+    /// - Parameter kept: `kept`, files an earlier run of this manifest wrote that this run did
+    ///   not touch (see `kept(from:job:excluding:)`); the member is left out when empty, so a
+    ///   manifest without such files is as before.
+    static func body(job: ExportJob, build: String, inputs: Inputs, outputs: [Entry], kept: [Entry] = []) -> JSONText {
         func file(_ e: Entry, size: Bool) -> JSONText {
             var members = [JSONText.Member(key: "path", value: .string(spelling(of: e.path)))]
             if size { members.append(JSONText.Member(key: "bytes", value: .integer(e.size))) }
             members.append(JSONText.Member(key: "sha256", value: .string(Digest.hex(e.digest))))
             return .object(members)
         }
-        return .object([
+        var members: [JSONText.Member] = [
             JSONText.Member(key: marker, value: .integer(formatVersion)),
             JSONText.Member(key: "version", value: .string(Exporter.version)),
             JSONText.Member(key: "build", value: .string(build)),
@@ -72,7 +79,42 @@ enum Manifest {
             JSONText.Member(key: "reads", value: .array(inputs.reads.map { file($0, size: false) })),
             JSONText.Member(key: "options", value: .string(Digest.hex(inputs.options))),
             JSONText.Member(key: "outputs", value: .array(outputs.map { file($0, size: true) })),
-        ])
+        ]
+        if !kept.isEmpty {
+            members.append(JSONText.Member(key: "kept", value: .array(kept.map { file($0, size: true) })))
+        }
+        return .object(members)
+    }
+
+    /// The files a stored manifest (`stored`, the bytes of the manifest at `Manifest.path(of:)`)
+    /// lists, in `outputs` or `kept`, that `job` does not write and that are still on disk with
+    /// the recorded size and SHA-256, sorted by path: what a run with fewer targets (`-o`,
+    /// `--format`) keeps listed, so the tool still knows them as its own (`OwnFiles`). A file
+    /// gone or changed since is dropped, and so are the paths in `excluding` (stale frames this
+    /// run removes). A listed path is taken as spelled (`spelling(of:)`): relative to the
+    /// current folder, so a run from another folder drops the relative ones. Unparsable
+    /// manifests keep nothing. A kept file is no part of the job: `check` and the incremental
+    /// skip compare only the job's own files, and a job that writes a kept file again lists it
+    /// in `outputs` (its manifest then differs from the stored one, so it is rendered).
+    static func kept(from stored: [UInt8], job: ExportJob, excluding: Set<FilePath> = []) -> [Entry] {
+        guard let object = (try? JSONParser.parse(bytes: stored))?.objectValue, object[marker] != nil else { return [] }
+        let skipped = Set(job.paths.map { spelling(of: $0) } + excluding.map { spelling(of: $0) })
+        var seen = Set<String>()
+        var kept: [Entry] = []
+        for member in ["outputs", "kept"] {
+            for item in object[member]?.arrayValue ?? [] {
+                guard let entry = item.objectValue, let name = entry["path"]?.stringValue,
+                    let bytes = entry["bytes"]?.numberValue, let hex = entry["sha256"]?.stringValue,
+                    !skipped.contains(name), seen.insert(name).inserted
+                else { continue }
+                let path = FilePath(name)
+                guard path.kind == .regular, let d = try? Digest.sha256(file: path), Double(d.size) == bytes,
+                    Digest.hex(d.digest) == hex.lowercased()
+                else { continue }
+                kept.append(Entry(path: path, size: d.size, digest: d.digest))
+            }
+        }
+        return kept.sorted { $0.path < $1.path }
     }
 
     /// How a manifest names a file: one spelling per file, whatever the command line wrote, so
@@ -256,7 +298,8 @@ final class ManifestRun: @unchecked Sendable {
             guard let d = try? Digest.sha256(file: file) else { return .stale }
             outputs.append(Manifest.Entry(path: file, size: d.size, digest: d.digest))
         }
-        let body = Manifest.body(job: job, build: build, inputs: inputs, outputs: outputs)
+        let kept = Manifest.kept(from: stored, job: job)
+        let body = Manifest.body(job: job, build: build, inputs: inputs, outputs: outputs, kept: kept)
         guard let expected = try? Manifest.document(body, key: key) else { return .unavailable }
         if expected == stored { return .upToDate }
         let optionsLine = Array("\n  \"options\": \"\(Digest.hex(inputs.options))\",\n".utf8)
@@ -265,14 +308,19 @@ final class ManifestRun: @unchecked Sendable {
 
     /// The manifest for `job` whose files were `outputs` (as staged), or nil when no manifest
     /// can vouch for them (no key, an input unreadable, or files other than the job's planned
-    /// ones).
-    func manifest(for job: ExportJob, outputs: [Manifest.Entry]) -> OutputFile? {
+    /// ones). The manifest already at its path (read now, before the commit removes it) passes
+    /// on its other files still on disk as they were (`Manifest.kept`), except `removing`.
+    func manifest(for job: ExportJob, outputs: [Manifest.Entry], removing: Set<FilePath> = []) -> OutputFile? {
         guard let key, let build = Self.build, let path = Manifest.path(of: job),
             let inputs = inputs(of: job)
         else { return nil }
         let sorted = outputs.sorted { $0.path < $1.path }
         guard sorted.map(\.path) == job.paths.sorted() else { return nil }
-        let body = Manifest.body(job: job, build: build, inputs: inputs, outputs: sorted)
+        let kept =
+            (try? path.read(limit: OwnFiles.manifestLimit)).map {
+                Manifest.kept(from: $0, job: job, excluding: removing)
+            } ?? []
+        let body = Manifest.body(job: job, build: build, inputs: inputs, outputs: sorted, kept: kept)
         guard let bytes = try? Manifest.document(body, key: key) else { return nil }
         // Committed last; the old manifest is removed before any output is renamed, so no kill
         // leaves it beside files of this run.

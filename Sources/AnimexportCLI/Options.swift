@@ -127,7 +127,7 @@ struct Options: Equatable {
         .check: ["--strict", "--watch", "--preview", "--report"],
         .validate: Set(valued.keys).union(flags).subtracting([
             "--set", "--fps", "--duration", "--strict", "--quiet", "-q", "--help", "-h", "--version", "--exclude",
-            "--format",
+            "--format", "--speed",
         ]),
         .list: Set(valued.keys).union(flags).subtracting(["--quiet", "-q", "--help", "-h", "--version", "--exclude"]),
     ]

@@ -69,7 +69,8 @@ enum OwnFiles {
                     let object = (try? JSONParser.parse(bytes: text))?.objectValue,
                     object[Manifest.marker] != nil, let outputs = object["outputs"]?.arrayValue
                 else { continue }
-                for output in outputs {
+                // `kept`: earlier outputs a run with fewer targets left listed (`Manifest.kept`).
+                for output in outputs + (object["kept"]?.arrayValue ?? []) {
                     guard let entry = output.objectValue else { continue }
                     if let file = entry["path"]?.stringValue { listedNames.insert(FilePath(file).lastComponent) }
                     if let size = entry["bytes"]?.numberValue, let digest = entry["sha256"]?.stringValue {

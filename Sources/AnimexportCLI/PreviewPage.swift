@@ -23,7 +23,9 @@ import Spec
 ///   format's own frame durations (the decoder's, or the sheet's cells). A format that merges
 ///   identical frames and sums their delays (APNG, WebP, a packed sheet) has fewer frames, and
 ///   its scrubber still shows the instant the others show; the middle of a step keeps the
-///   pick clear of the few milliseconds each container rounds its delays by.
+///   pick clear of the few milliseconds each container rounds its delays by. A paused figure's
+///   read-out names the loop's step first, then its own frame: `frame 25 of 30 (833.3 ms) ·
+///   image frame 11 of 16, at 833.3 ms for 33.3 ms` (`cell …` for a sheet).
 /// - The state can be chosen by URL fragment, `#bg=1C1C1E&zoom=4&frame=30` (`bg` is six hex
 ///   digits, `white`, `black` or `checker`, any case; `zoom` 1, 2, 4 or 8; `frame` pauses every
 ///   figure at that step of the loop, clamped to its job's steps), and the page keeps the
@@ -364,7 +366,7 @@ enum PreviewPage {
             const stage = fig.closest(".stage");
             const steps = Math.max(1, Number(stage.dataset.steps) || 1);
             const period = Number(stage.dataset.period) || 0;
-            const f = { count: 0, steps, playing: true, output, starts: [], draw: () => {}, live: () => {} };
+            const f = { count: 0, steps, step: "", playing: true, output, starts: [], draw: () => {}, live: () => {} };
             button.disabled = range.disabled = true;
             // `durations` in ms, one per frame of this format.
             f.ready = (durations) => {
@@ -389,6 +391,9 @@ enum PreviewPage {
               button.setAttribute("aria-pressed", "false");
               range.value = String(k);
               f.live(false);
+              // The read-out names the loop's frame k (and its time), as the range counts them,
+              // then the format's own frame or cell on screen then.
+              f.step = "frame " + k + " of " + steps + " (" + ms((k * period * 1000) / steps) + " ms)";
               f.draw(f.frameAt(((k + 0.5) * period) / steps));
             };
             f.play = () => {
@@ -412,7 +417,7 @@ enum PreviewPage {
             f.draw = (i) => {
               el.style.animation = "none";
               el.style.backgroundPosition = cells[i][0] + " " + cells[i][1];
-              f.output.textContent = "cell " + i + " of " + cells.length + ", at " + f.starts[i] + " ms for " + cells[i][2] + " ms";
+              f.output.textContent = f.step + " · cell " + i + " of " + cells.length + ", at " + f.starts[i] + " ms for " + cells[i][2] + " ms";
             };
             f.live = (on) => {
               if (on) el.style.animation = el.style.backgroundPosition = "";
@@ -464,7 +469,7 @@ enum PreviewPage {
                   context.drawImage(image, 0, 0);
                   canvas.hidden = false;
                   img.hidden = true;
-                  f.output.textContent = "frame " + i + " of " + count + ", at " + ms(image.timestamp) + " ms for " + ms(image.duration) + " ms";
+                  f.output.textContent = f.step + " · image frame " + i + " of " + count + ", at " + ms(image.timestamp) + " ms for " + ms(image.duration) + " ms";
                 }
                 image.close();
               };

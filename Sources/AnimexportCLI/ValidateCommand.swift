@@ -82,7 +82,10 @@ enum ValidateCommand {
             let composition = loaded.composition
             let fps = options.fps ?? composition.fps
             // The budget, checked before anything could be rendered (docs/preset-format.md, Limits).
-            for violation in ExportBudget.check(composition, fps: options.fps, duration: options.duration) {
+            let speed = options.variantOptions.speed
+            for violation in ExportBudget.check(
+                composition, fps: options.fps, duration: options.duration, speed: speed)
+            {
                 if let d = violation.diagnostic(file: path.description, composition: composition) {
                     emit(d)
                 } else if printed.insert(violation.description).inserted {
@@ -92,8 +95,9 @@ enum ValidateCommand {
             }
             do {
                 let plan = try LoopPlan.make(
-                    for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil)
-                LoopLints.lints(plan, file: path.description, composition: composition)
+                    for: composition, fps: fps, duration: options.duration, fpsIsOption: options.fps != nil,
+                    speed: speed)
+                LoopLints.lints(plan, file: path.description, composition: composition, formats: options.formats)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")

@@ -318,7 +318,7 @@ public struct FramesFormat: OutputFormat {
 
     /// Where `@` + a number + `x` ends the file name of `bytes` (`dir/NAME@2x`, `NAME@1.5x`):
     /// the index of that `@`, or nil when the name has no such suffix or nothing before it.
-    static func scaleSuffixStart(_ bytes: [UInt8]) -> Int? {
+    public static func scaleSuffixStart(_ bytes: [UInt8]) -> Int? {
         guard bytes.last == UInt8(ascii: "x"), let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         let number = bytes[(at + 1)..<(bytes.count - 1)]
         let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }

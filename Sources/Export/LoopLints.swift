@@ -14,8 +14,15 @@ public enum LoopLints {
     ///   - composition: the composition `plan` was made for.
     /// - Returns: warnings with lint names `period-off-grid` (none for a still, whose plan has
     ///   no loop, nor for a loop of one frame; naming `--speed` when the preset's own period is on the grid and only the
-    ///   speed moves it off), `loop-cut` and `long-loop`.
-    public static func lints(_ plan: LoopPlan, file: String, composition: Composition) -> [Diagnostic] {
+    ///   speed moves it off), `loop-cut` and `long-loop`. `loop-cut` compares the loop and the
+    ///   cycles on the same clock (the composition's: `plan.clockPeriod`; under `--speed` a
+    ///   preset's `duration` and its cycles are both divided by the speed) and states them in the
+    ///   file's seconds (divided by `plan.speed`).
+    ///   - formats: the kinds written, in order, for `loop-cut` to name what jumps ("the GIF",
+    ///     "the GIF and APNG"); nil or none: "the loop" (`validate`).
+    public static func lints(
+        _ plan: LoopPlan, file: String, composition: Composition, formats: [OutputFormatKind]? = nil
+    ) -> [Diagnostic] {
         var lints: [Diagnostic] = []
         let gifPlan = (try? GIFFormat().framePlan(for: plan, of: composition, duration: plan.period)) ?? plan
         let delays = FrameTiming.centisecondDelays(period: gifPlan.period, frameCount: gifPlan.frameCount)
@@ -45,14 +52,20 @@ public enum LoopLints {
                     lint: "period-off-grid"
                 ))
         }
-        let cut = LoopPlan.cyclesCut(by: plan.period, in: composition)
+        // The cycles run on the composition's clock, as does `clockPeriod`; both are shown in
+        // the file's seconds.
+        let cut = LoopPlan.cyclesCut(by: plan.clockPeriod, in: composition)
         if plan.source == .explicit, !cut.isEmpty {
-            let list = cut.map { formatNumber($0) + " s" }.joined(separator: ", ")
+            var shown: [String] = []
+            for cycle in cut where !shown.contains(formatNumber(cycle / plan.speed)) {
+                shown.append(formatNumber(cycle / plan.speed))
+            }
+            let list = shown.map { $0 + " s" }.joined(separator: ", ")
             lints.append(
                 Diagnostic(
                     .warning, file: file, path: durationPath, location: nil,
                     message:
-                        "the loop of \(formatNumber(plan.period)) s holds no whole number of the \(list) \(cut.count == 1 ? "cycle" : "cycles"), so the GIF jumps at its seam; use a multiple of the cycle or leave the duration to the tool",
+                        "the loop of \(formatNumber(plan.period)) s holds no whole number of the \(list) \(cut.count == 1 ? "cycle" : "cycles"), so \(jumper(formats)) at the seam; use a multiple of the cycle or leave the duration to the tool",
                     lint: "loop-cut"))
         }
         if case .cycles(let cycles) = plan.source, let longest = cycles.max() {
@@ -70,5 +83,27 @@ public enum LoopLints {
             }
         }
         return lints
+    }
+
+    /// What jumps at a cut seam, with its verb: "the GIF jumps", "the GIF and APNG jump", "the
+    /// loop jumps" (no formats, or only a still).
+    static func jumper(_ formats: [OutputFormatKind]?) -> String {
+        var names: [String] = []
+        for kind in formats ?? [] {
+            let name: String? =
+                switch kind {
+                case .gif: "GIF"
+                case .apng: "APNG"
+                case .webp: "WebP"
+                case .sheet: "sprite sheet"
+                case .frames: "PNG frames"
+                case .lottie: "Lottie file"
+                case .still: nil
+                }
+            if let name, !names.contains(name) { names.append(name) }
+        }
+        guard let last = names.last else { return "the loop jumps" }
+        if names.count == 1 { return last == "PNG frames" ? "the PNG frames jump" : "the \(last) jumps" }
+        return "the \(names.dropLast().joined(separator: ", ")) and \(last) jump"
     }
 }

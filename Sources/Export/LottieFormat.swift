@@ -49,9 +49,47 @@ public struct LottieFormat: OutputFormat {
         try sink.put(OutputFile(path: target.path, bytes: bytes))
         var product = FormatProduct(target: target)
         product.byteCount = bytes.count
-        product.facts = "Lottie 1.0, \(counted(context.plan.frameCount, "baked frame"))"
+        product.facts = "Lottie 1.0, " + Self.keyframeFacts(document.json, frameCount: context.plan.frameCount)
         product.warnings = document.warnings.map { FileWarning(file: target.path.description, message: $0) }
         if context.keepBytes { product.previewBytes = bytes }
         return product
+    }
+
+    /// What the summary line says was written: the keyframes of the animated properties whose
+    /// curves were kept (`"a": 1` with fewer keyframes than the loop's frames), on which Lottie
+    /// keys, and how many properties were baked with a keyframe at every frame
+    /// (`3 keyframes on o, s; 0 properties baked per frame`); `static` when nothing is animated.
+    static func keyframeFacts(_ document: JSONText, frameCount: Int) -> String {
+        var kept = 0
+        var keys = Set<String>()
+        var baked = 0
+        func walk(_ value: JSONText) {
+            switch value {
+            case .array(let items):
+                items.forEach(walk)
+            case .object(let members):
+                for member in members {
+                    if case .object(let inner) = member.value,
+                        let a = inner.first(where: { $0.key == "a" })?.value, a == .integer(1) || a == .number(1),
+                        case .array(let frames)? = inner.first(where: { $0.key == "k" })?.value
+                    {
+                        if frameCount > 1, frames.count > frameCount {
+                            baked += 1
+                        } else {
+                            kept += frames.count
+                            keys.insert(member.key)
+                        }
+                    }
+                    walk(member.value)
+                }
+            default:
+                break
+            }
+        }
+        walk(document)
+        if kept == 0 && baked == 0 { return "static" }
+        let fitted =
+            kept == 0 ? "no kept curves" : "\(counted(kept, "keyframe")) on \(keys.sorted().joined(separator: ", "))"
+        return "\(fitted); \(counted(baked, "property", plural: "properties")) baked per frame"
     }
 }

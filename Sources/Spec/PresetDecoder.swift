@@ -243,7 +243,18 @@ struct PresetDecoder {
             o.finish(context: "a parameter", known: Self.parameterKeys)
             var formula: String?
             let parsedValue: ParameterValue?
-            if case .string(let text) = d.kind, declaredType == nil || declaredType == "number", text.contains("$") {
+            if case .string(let text) = d.kind, declaredType == "number" || minimum != nil || maximum != nil,
+                !text.contains("$"), let hint = DecodeContext.unitHint(text, o.path("default") + ".duration")
+            {
+                // A number default written with a unit (`"800ms"`, `"12px"`): the same hint as for
+                // `"duration": "0.8s"` (a time unit means seconds here, as every time in a preset
+                // is), and no follow-on errors (`min`/`max`, the uses of the parameter).
+                context.error(o.path("default"), d.location, hint)
+                context.brokenParameters.insert(member.key)
+                continue
+            } else if case .string(let text) = d.kind, declaredType == nil || declaredType == "number",
+                text.contains("$")
+            {
                 // A number default derived from earlier parameters (`"$size / 16"`).
                 formula = text
                 parsedValue = derivedDefault(text, of: member.key, among: result, d, o.path("default")).map {

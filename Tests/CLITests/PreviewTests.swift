@@ -313,11 +313,12 @@ import Testing
         let run = try runTool([Self.circular, "-o", "c.gif", "--preview", "review.html", "-q"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let page = String(decoding: readBytes(dir + "/review.html"), as: UTF8.self)
-        let sprite = "<output>cell 30 of 120, at 1000 ms for 33 ms</output>"
+        let sprite = "<output>frame 30 of 120 (1000 ms) · cell 30 of 120, at 1000 ms for 33 ms</output>"
         guard let dom = try Self.dumpDOM(dir + "/review.html", fragment: "frame=30", budget: 2000, in: dir) else {
             return
         }
-        #expect(dom.contains("<output>frame 30 of 120, at 1000 ms for 30 ms</output>"))
+        #expect(
+            dom.contains("<output>frame 30 of 120 (1000 ms) · image frame 30 of 120, at 1000 ms for 30 ms</output>"))
         #expect(dom.contains(sprite))
         #expect(dom.contains("<p class=\"note\" id=\"no-decoder\" hidden=\"\">"))
         // Paused: the live GIF is hidden behind the canvas (the attribute lands after src).
@@ -367,7 +368,10 @@ import Testing
         guard let dom = try Self.dumpDOM(dir + "/review.html", fragment: "frame=25", budget: 3000, in: dir) else {
             return
         }
-        let pattern = #"<output>(frame|cell) ([0-9]+) of ([0-9]+), at ([0-9.]+) ms for ([0-9.]+) ms</output>"#
+        // Each read-out names the loop's step first (frame 25 of the 30 steps, at 833.3 ms), then
+        // the format's own frame on screen.
+        let pattern =
+            #"<output>frame 25 of 30 \(833\.3 ms\) · (image frame|cell) ([0-9]+) of ([0-9]+), at ([0-9.]+) ms for ([0-9.]+) ms</output>"#
         let regex = try NSRegularExpression(pattern: pattern)
         let matches = regex.matches(in: dom, range: NSRange(dom.startIndex..., in: dom))
         let readouts = matches.map { m in
