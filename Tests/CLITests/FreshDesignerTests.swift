@@ -216,7 +216,7 @@ struct FreshDesignerTests {
         #expect(run.status == 65)
         #expect(
             run.stderr
-                == "p.json:11:39: error: $.params.animationDuration.default: expected a number of seconds without a unit, e.g. 0.8, found \"800ms\"\nnote: p.json: 1 error\n",
+                == "p.json:11:39: error: $.params.animationDuration.default: expected a number of seconds without a unit, e.g. 0.8, found \"800ms\"\np.json: note: 1 error\n",
             "\(run.stderr)")
         let export = try runTool(["p.json", "-o", "p.gif"], in: dir)
         #expect(export.status == 65)
