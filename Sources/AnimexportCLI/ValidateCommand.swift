@@ -91,6 +91,13 @@ enum ValidateCommand {
                 LoopLints.lints(plan, file: path.description, composition: composition)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
+                // What lottie-ios's Core Animation engine cannot play in the Lottie export, when
+                // Lottie output is asked for (what Lottie cannot express at all is said on export).
+                if options.formats?.contains(.lottie) == true,
+                    let lints = try? LottieLint.diagnostics(of: composition, plan: plan, file: path.description)
+                {
+                    lints.filter { !composition.allowedLints.contains($0.lint ?? "") }.forEach(emit)
+                }
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
                 facts.append(
                     (label.isEmpty ? "" : label + ": ")
