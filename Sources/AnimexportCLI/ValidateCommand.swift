@@ -91,12 +91,19 @@ enum ValidateCommand {
                 LoopLints.lints(plan, file: path.description, composition: composition)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
-                // What lottie-ios's Core Animation engine cannot play in the Lottie export, when
-                // Lottie output is asked for (what Lottie cannot express at all is said on export).
-                if options.formats?.contains(.lottie) == true,
-                    let lints = try? LottieLint.diagnostics(of: composition, plan: plan, file: path.description)
-                {
-                    lints.filter { !composition.allowedLints.contains($0.lint ?? "") }.forEach(emit)
+                // When Lottie output is asked for: what Lottie cannot express (an error, as export
+                // refuses it) and what lottie-ios's Core Animation engine cannot play.
+                if options.formats?.contains(.lottie) == true {
+                    do {
+                        try LottieLint.diagnostics(of: composition, plan: plan, file: path.description)
+                            .filter { !composition.allowedLints.contains($0.lint ?? "") }.forEach(emit)
+                    } catch {
+                        // The writer's messages start with the layer's path, which the
+                        // diagnostic shows already.
+                        var d = error.diagnostic(file: path.description, composition: composition)
+                        if d.message.hasPrefix(d.path + ": ") { d.message.removeFirst(d.path.count + 2) }
+                        emit(d)
+                    }
                 }
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
                 facts.append(

@@ -115,4 +115,21 @@ private func keys(_ holds: [Bool]) -> JSONText {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("lottie-ios"), "\(run.stderr)")
     }
+
+    @Test func validateWithFormatLottieChecksTheExport() throws {
+        let dir = try temporaryDirectory()
+        let ok = try runTool(
+            ["validate", packageRoot + "/presets/airplane.json", "--strict", "--format", "lottie"], in: dir)
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stderr.isEmpty, "\(ok.stderr)")
+        // What export refuses, validate --format lottie refuses too (it said "valid" before).
+        let refused = try runTool(
+            ["validate", packageRoot + "/presets/flipping-square.json", "--format", "lottie"], in: dir)
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr.contains(
+                "error: $.layers[0]: rotation3D (a perspective transform) cannot be expressed in Lottie"),
+            "\(refused.stderr)")
+        #expect(listing(dir).isEmpty)
+    }
 }
