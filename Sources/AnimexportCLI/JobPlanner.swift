@@ -223,7 +223,8 @@ enum JobPlanner {
         if Data(bytes).range(of: Data(#""fr""#.utf8)) != nil, let root = try? JSONParser.parse(bytes: bytes),
             LottieLoader.isLottie(root)
         {
-            var loaded = try LottieLoader.decode(bytes: bytes, file: path.description, root: root)
+            var loaded = try LottieLoader.decode(
+                bytes: bytes, file: path.description, root: root, overrides: overrides)
             loaded.directory = (path.description as NSString).deletingLastPathComponent
             return loaded
         }

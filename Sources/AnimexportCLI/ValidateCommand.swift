@@ -100,6 +100,20 @@ enum ValidateCommand {
                 LoopLints.lints(plan, file: path.description, composition: composition, formats: options.formats)
                     .filter { !composition.allowedLints.contains($0.lint ?? "") }
                     .forEach(emit)
+                // When Lottie output is asked for: what Lottie cannot express (an error, as export
+                // refuses it) and what lottie-ios's Core Animation engine cannot play.
+                if options.formats?.contains(.lottie) == true {
+                    do {
+                        try LottieLint.diagnostics(of: composition, plan: plan, file: path.description)
+                            .filter { !composition.allowedLints.contains($0.lint ?? "") }.forEach(emit)
+                    } catch {
+                        // The writer's messages start with the layer's path, which the
+                        // diagnostic shows already.
+                        var d = error.diagnostic(file: path.description, composition: composition)
+                        if d.message.hasPrefix(d.path + ": ") { d.message.removeFirst(d.path.count + 2) }
+                        emit(d)
+                    }
+                }
                 let label = fanOut.map { "\($0)=\(variant.overrides[$0] ?? "")" }.joined(separator: ", ")
                 facts.append(
                     (label.isEmpty ? "" : label + ": ")

@@ -132,6 +132,7 @@ public enum LottieWriter {
         var layers: [JSONText] = []
         var warnings: [String] = []
         var sharedWarned: Set<String> = []
+        var slots = SlotBook(composition)
         // Lottie lists layers front to back: the first layer is drawn on top.
         for (index, id) in ids.reversed().enumerated() {
             guard let track = tracks[id] else { continue }
@@ -143,7 +144,8 @@ public enum LottieWriter {
                     "\(path): a group's opacity below 1 over overlapping children is applied to each child in Lottie")
             }
             let name = "layer " + id.map(String.init).joined(separator: ".")
-            let (layer, lint) = shapeLayer(samples, name: name, index: index + 1, fit: keyframer(id))
+            let (layer, lint) = shapeLayer(
+                samples, name: name, index: index + 1, fit: keyframer(id), slots: &slots)
             layers.append(layer)
             warnings += lint.map { "\(samples.sourcePath): \($0)" }
         }
@@ -167,6 +169,12 @@ public enum LottieWriter {
                 backgroundLayer(background, composition: composition, index: layers.count + 1, frameCount: frameCount))
         }
         members.append(.init(key: "layers", value: .array(all)))
+        if !slots.slots.isEmpty {
+            members.append(
+                .init(
+                    key: "slots",
+                    value: .object(slots.slots.map { .init(key: $0.name, value: .object(["p": $0.property])) })))
+        }
         return (.object(members), warnings)
     }
 
@@ -255,9 +263,9 @@ public enum LottieWriter {
 
     // MARK: - Layers
 
-    private static func shapeLayer(_ s: Sample, name: String, index: Int, fit: LottieKeyframer) -> (
-        JSONText, [String]
-    ) {
+    private static func shapeLayer(
+        _ s: Sample, name: String, index: Int, fit: LottieKeyframer, slots: inout SlotBook
+    ) -> (JSONText, [String]) {
         var lint: [String] = []
         let frameCount = fit.frameCount
         var fit = fit
@@ -289,20 +297,27 @@ public enum LottieWriter {
             var stroke: [JSONText.Member] = [
                 .init(key: "ty", value: .string("st")),
                 .init(key: "nm", value: .string("stroke")),
-                .init(key: "c", value: colorProperty(filled.map(\.color), fit: fit)),
+                .init(
+                    key: "c",
+                    value: slots.slotted(
+                        colorProperty(filled.map(\.color), fit: fit), at: ["\(s.sourcePath).stroke.color"],
+                        color: template.color)),
                 .init(
                     key: "o",
                     value: scalarProperty(
                         strokes.map { ($0?.color.alpha ?? 0) * 100 }, fit: fit)),
-                .init(key: "w", value: scalarProperty(filled.map(\.width), fit: fit)),
+                .init(
+                    key: "w",
+                    value: slots.slotted(
+                        scalarProperty(filled.map(\.width), fit: fit), at: ["\(s.sourcePath).stroke.width"],
+                        number: template.width)),
                 .init(key: "lc", value: .integer(lineCapCode(template.lineCap))),
                 .init(key: "lj", value: .integer(lineJoinCode(template.lineJoin))),
                 .init(key: "ml", value: .number(template.miterLimit)),
             ]
             if !template.dashes.isEmpty {
-                let (dashes, animated) = dashArray(filled, fit: fit)
+                let (dashes, _) = dashArray(filled, fit: fit)
                 stroke.append(.init(key: "d", value: .array(dashes)))
-                if animated { lint.append(LottieLint.animatedDash) }
             }
             items.append(.object(stroke))
             items.append(groupTransform())
@@ -314,7 +329,9 @@ public enum LottieWriter {
             items.append(
                 .object([
                     "ty": .string("fl"), "nm": .string("fill"),
-                    "c": colorProperty(s.fill.map { $0 ?? template }, fit: fit),
+                    "c": slots.slotted(
+                        colorProperty(s.fill.map { $0 ?? template }, fit: fit),
+                        at: ["\(s.sourcePath).fill", "\(s.sourcePath).fill.color"], color: template),
                     "o": scalarProperty(s.fill.map { ($0?.alpha ?? 0) * 100 }, fit: fit),
                     "r": .integer(s.fillRule == .evenOdd ? 2 : 1),
                 ]))
@@ -350,6 +367,12 @@ public enum LottieWriter {
             "ip": .integer(0), "op": .integer(frameCount), "st": .integer(0), "sr": .integer(1),
             "ks": transform, "shapes": .array(groups),
         ])
+        // The Core Animation lint over what was written (the writer avoids all four, so this
+        // guards the writer; an animated dash length is the one a preset could cause).
+        // `index` is 1-based (`ind`) and the layer's place in `layers`.
+        lint += LottieLint.coreAnimationFindings(inLayer: layer).map {
+            "\($0.message) (the Lottie file's $.layers[\(index - 1)]\($0.path))"
+        }
         return (layer, lint)
     }
 
@@ -736,18 +759,50 @@ struct LottieBezier: Equatable {
     }
 }
 
-/// What lottie-ios's Core Animation rendering engine (its default since Lottie 4.0) cannot play,
-/// from the compatibility issues it logs before falling back to the main-thread engine
-/// (lottie-ios `Sources/Private/CoreAnimation`, listed in airbnb/lottie `supported-features.md`):
-/// trims on filled shapes ("doesn't currently support applying trims to filled shapes (only
-/// stroked shapes)"), animated dash patterns ("does not support animating multiple keyframes for
-/// stroke dashPattern values", lottie-ios issue #2046), mixed hold and non-hold keyframes in one
-/// property, and merge paths. The writer never emits trims on fills (a stroke's trim sits in its
-/// own group), mixed keyframes (a property is all linear or all hold) or merge paths, so only the
-/// animated dash pattern can be found in its output.
-public enum LottieLint {
-    /// The warning for a stroke whose dash lengths or phase change over the loop.
-    public static let animatedDash =
-        "animated dash pattern: lottie-ios's Core Animation engine cannot animate dashPattern values"
-        + " and falls back to its main-thread engine"
+/// Params as Lottie slots (Lottie 1.0 specification, Slots), so a player can theme the file: a
+/// fill colour, stroke colour or stroke width the preset writes exactly as `"$name"`
+/// (`Composition.parameterUses`) and that stays the param's value over the whole loop (not
+/// animated, not changed by a replicator's instance colour) gets `"sid": "name"` beside its
+/// `a` and `k` (kept, so players without slots draw the same, and the official schema tells a
+/// static property from an animated one), and the file gets a top-level
+/// `"slots": {"name": {"p": {"a": 0, "k": value}}}` with the first such value.
+struct SlotBook {
+    /// JSONPath of a value → parameter name.
+    let uses: [String: String]
+    /// Parameter name → its value in effect.
+    let values: [String: ParameterValue]
+    /// The slots written, in first-use order.
+    private(set) var slots: [(name: String, property: JSONText)] = []
+
+    init(_ composition: Composition) {
+        uses = composition.parameterUses
+        var values: [String: ParameterValue] = [:]
+        for p in composition.parameters { values[p.name] = p.value }
+        self.values = values
+    }
+
+    /// `property` with the `sid` of the colour parameter written at one of `paths`, when the
+    /// property is static and its colour is the parameter's (red, green, blue; alpha goes to `o`).
+    mutating func slotted(_ property: JSONText, at paths: [String], color: RGBAColor) -> JSONText {
+        guard let name = paths.compactMap({ uses[$0] }).first, case .color(let c)? = values[name],
+            abs(c.red - color.red) <= 1e-9, abs(c.green - color.green) <= 1e-9, abs(c.blue - color.blue) <= 1e-9
+        else { return property }
+        return slotted(property, name)
+    }
+
+    /// `property` with the `sid` of the number parameter written at one of `paths`, when the
+    /// property is static and its value is the parameter's.
+    mutating func slotted(_ property: JSONText, at paths: [String], number: Double) -> JSONText {
+        guard let name = paths.compactMap({ uses[$0] }).first, case .number(let n)? = values[name],
+            abs(n - number) <= 1e-9 * max(1, abs(n))
+        else { return property }
+        return slotted(property, name)
+    }
+
+    private mutating func slotted(_ property: JSONText, _ name: String) -> JSONText {
+        guard case .object(let members) = property, members.first(where: { $0.key == "a" })?.value == .integer(0)
+        else { return property }
+        if !slots.contains(where: { $0.name == name }) { slots.append((name, property)) }
+        return .object(members + [.init(key: "sid", value: .string(name))])
+    }
 }

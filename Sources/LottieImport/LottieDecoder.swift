@@ -13,6 +13,9 @@ final class LottieDecoder {
     private(set) var diagnostics: [Diagnostic] = []
     private var assetIDs: [String: Int] = [:]
     private var warned = Set<String>()
+    /// The `p` object of every slot by id, `--set` values written in (`LottieSlots`); a
+    /// property whose `sid` names one takes its members.
+    var slotProperties: [String: JSONValue] = [:]
 
     /// Fill and stroke colours of shape layers are on a 0–255 scale, as bodymovin wrote them
     /// before 4.1.9 (lottie-web's DataManager `checkColors` divides them by 255 for a file whose
@@ -113,6 +116,24 @@ final class LottieDecoder {
     func property<V: LottieBlendable>(
         _ value: JSONValue, _ path: String, default fallback: V, read: (JSONValue, String) -> V?
     ) -> LottieProperty<V> {
+        var value = value
+        // Slots (Lottie 1.0 spec): a property with `sid` takes its slot's property; the
+        // slot's members replace the property's own, as lottie-web's SlotManager merges them.
+        if var object = value.objectValue, let sid = object["sid"]?.stringValue {
+            if let slot = slotProperties[sid]?.objectValue {
+                for member in slot.members {
+                    if let i = object.members.firstIndex(where: { $0.key == member.key }) {
+                        object.members[i] = member
+                    } else {
+                        object.members.append(member)
+                    }
+                }
+                value = JSONValue(kind: .object(object), location: value.location)
+            } else if object["k"] == nil {
+                error("\(path).sid", object["sid"], "slot \"\(sid)\" is not in the top-level slots")
+                return .fixed(fallback)
+            }
+        }
         guard let object = value.objectValue else {
             error(path, value, "expected an animated property object {\"a\", \"k\"}, found \(value.typeName)")
             return .fixed(fallback)

@@ -20,12 +20,18 @@ public enum LottieLoader {
     ///   - bytes: UTF-8 JSON.
     ///   - file: the name diagnostics show.
     ///   - root: the document already parsed from `bytes`, if the caller has it.
+    ///   - overrides: `--set` values by slot id, as typed (`LottieSlots`: slots are the file's
+    ///     parameters, checked and parsed as a preset's are).
     /// - Returns: the composition (name from the file name, canvas `w`×`h` transparent, `fps`
-    ///   = `fr`, `duration` = (`op` − `ip`) / `fr`, no layers, `foreign` the animation) and the
+    ///   = `fr`, `duration` = (`op` − `ip`) / `fr`, `parameters` the slots with a fixed
+    ///   colour, number or vector value, no layers, `foreign` the animation) and the
     ///   warnings, one per unsupported feature at its JSON path (lint `lottie-unsupported`).
-    /// - Throws: `PresetError` with every diagnostic when the JSON is malformed (line:column)
+    /// - Throws: `ParameterOverrideError` for a bad `--set` (an unknown slot id, a value of
+    ///   the wrong type or out of range); `PresetError` with every diagnostic when the JSON is malformed (line:column)
     ///   or a required member is missing or of the wrong type (its JSON path).
-    public static func decode(bytes: [UInt8], file: String, root: JSONValue? = nil) throws -> LoadedPreset {
+    public static func decode(
+        bytes: [UInt8], file: String, root: JSONValue? = nil, overrides: [String: String] = [:]
+    ) throws -> LoadedPreset {
         let document: JSONValue
         if let root {
             document = root
@@ -70,7 +76,9 @@ public enum LottieLoader {
         if top["fonts"] != nil || top["chars"] != nil {
             decoder.unsupported("$.fonts", top["fonts"] ?? top["chars"], "fonts and text (fonts, chars)")
         }
-        if top["slots"] != nil { decoder.unsupported("$.slots", top["slots"], "slots (slots)") }
+        var slots = LottieSlots(top["slots"], document: document, decoder: decoder)
+        try slots.apply(overrides)
+        decoder.slotProperties = slots.properties
         if let markers = top["markers"]?.arrayValue, !markers.isEmpty {
             // Markers name segments; the whole ip…op loop is drawn. Not a drawing feature.
             _ = markers
@@ -79,11 +87,13 @@ public enum LottieLoader {
         let layers = decoder.layers(top["layers"], "$.layers")
         guard !decoder.hasErrors, let fr, let ip, let op, let w, let h else { throw PresetError(decoder.diagnostics) }
         let animation = LottieAnimation(
-            width: w, height: h, frameRate: fr, inPoint: ip, outPoint: op, identity: "lottie:\(digest(bytes))",
+            width: w, height: h, frameRate: fr, inPoint: ip, outPoint: op,
+            identity: "lottie:\(digest(bytes))" + (slots.slots.isEmpty ? "" : "|\(slots.identity)"),
             layers: layers, assets: assets)
         let composition = Composition(
             name: name(of: file), description: top["nm"]?.stringValue ?? "",
-            canvas: Canvas(width: w, height: h), fps: fr, duration: (op - ip) / fr, layers: [],
+            canvas: Canvas(width: w, height: h), fps: fr, duration: (op - ip) / fr, parameters: slots.parameters,
+            layers: [],
             foreign: ForeignModel(animation))
         return LoadedPreset(composition: composition, warnings: decoder.diagnostics, directory: nil)
     }

@@ -28,6 +28,11 @@ public struct Composition: Equatable, Sendable {
     /// decoding (`ExportBudget`, `LoopPlan`) can point at the value. Array items are not listed
     /// (a million polygon points would cost more than they tell); empty when not decoded.
     public var sourceLocations: [String: SourceLocation]
+    /// The values the preset writes as exactly `"$name"` of a colour or number parameter (no
+    /// expression around it), by the value's JSONPath (`$.layers[0].fill`,
+    /// `$.layers[1].stroke.width`): the parameter name. The Lottie export writes such a value
+    /// as a slot (`LottieWriter`). Empty for compositions not decoded from a preset.
+    public var parameterUses: [String: String] = [:]
     /// SwiftUI-style state (`state` and `events`) that layers' `bind` expressions read; nil
     /// when the preset declares none.
     public var state: StateMachine?

@@ -37,6 +37,9 @@ final class DecodeContext {
     /// Names of text layers that have errors, or whose text could not be measured (already
     /// reported), so references to them stay quiet.
     var unmeasuredTextLayers: Set<String> = []
+    /// Values written exactly as `$name` (a colour or number parameter, no expression), by
+    /// JSONPath (`Composition.parameterUses`).
+    var parameterUses: [String: String] = [:]
     /// Locations of the object members read so far, by JSONPath (`Composition.sourceLocations`).
     var locations: [String: SourceLocation] = [:]
     /// Names of the preset's state variables (`state`), for `bind` and event expressions.
@@ -80,7 +83,10 @@ final class DecodeContext {
         case .number(let n):
             return n
         case .string(let text):
-            return expression(text, value, path)
+            let n = expression(text, value, path)
+            let name = String(text.dropFirst())
+            if n != nil, text.hasPrefix("$"), case .number? = parameters[name] { parameterUses[path] = name }
+            return n
         default:
             error(path, value.location, "expected a number or an expression, found \(value.shortDescription)")
             return nil
@@ -286,7 +292,9 @@ final class DecodeContext {
         if text.hasPrefix("$") {
             let name = String(text.dropFirst())
             switch parameters[name] {
-            case .color(let c)?: return c
+            case .color(let c)?:
+                parameterUses[path] = name
+                return c
             case .string(let s)?:
                 if let c = RGBAColor(parsing: s) { return c }
                 var message = "parameter $\(name) holds \"\(s)\", which is not a colour"

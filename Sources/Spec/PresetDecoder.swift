@@ -75,7 +75,7 @@ struct PresetDecoder {
         if let v = top.value("params") {
             parameters = decodeParameters(v, top.path("params"))
         }
-        parameters = try applyOverrides(overrides, to: parameters)
+        parameters = try Self.applyOverrides(overrides, to: parameters)
         parameters = Self.recomputeDerived(parameters, overridden: Set(overrides.keys))
         for p in parameters { context.parameters[p.name] = p.value }
 
@@ -131,10 +131,12 @@ struct PresetDecoder {
         let machine = decodeStateMachine(variables: variables, events: top.value("events"), top.path("events"))
         top.finish(context: "the preset", known: Self.topLevelKeys)
 
-        return Composition(
+        var composition = Composition(
             name: name, description: description, canvas: canvas, fps: fps, duration: duration,
             parameters: parameters, layers: layers, allowedLints: allowedLints,
             sourceLocations: context.locations, state: machine)
+        composition.parameterUses = context.parameterUses
+        return composition
     }
 
     /// Whether `text` is a decimal number as JSON writes one, with an optional leading `+` and
@@ -400,7 +402,7 @@ struct PresetDecoder {
     }
 
     /// Applies `--set` values, each checked against its parameter's type and range.
-    func applyOverrides(_ overrides: [String: String], to parameters: [Parameter])
+    static func applyOverrides(_ overrides: [String: String], to parameters: [Parameter])
         throws(ParameterOverrideError) -> [Parameter]
     {
         var result = parameters

@@ -27,6 +27,29 @@ public struct ParameterOverrideError: Error, Equatable, Sendable, CustomStringCo
     public var message: String
     /// The message.
     public var description: String { message }
+
+    /// An error with the given message, for another input format's loader (`LottieLoader`)
+    /// that checks `--set` values of its own kinds the way presets check theirs.
+    /// - Parameter message: the whole message, `--set NAME=VALUE: …` as presets word it.
+    public init(message: String) { self.message = message }
+}
+
+extension Parameter {
+    /// `parameters` with `--set` values applied exactly as a preset applies them: each name
+    /// must be one of `parameters` (else "the preset has no parameter", with a did-you-mean
+    /// suggestion or the list of names), each value parsed by its parameter's type (decimal
+    /// numbers within `minimum`…`maximum`, colours in every form presets accept, booleans,
+    /// strings as typed). `value` changes, `defaultValue` stays. Derived defaults
+    /// (`defaultExpression`) are not recomputed.
+    /// - Parameters:
+    ///   - overrides: values by parameter name, as typed after `--set NAME=`.
+    ///   - parameters: the parameters in file order.
+    /// - Throws: `ParameterOverrideError` for the first bad name or value, by name order.
+    public static func applying(_ overrides: [String: String], to parameters: [Parameter])
+        throws(ParameterOverrideError) -> [Parameter]
+    {
+        try PresetDecoder.applyOverrides(overrides, to: parameters)
+    }
 }
 
 /// Thrown when a preset file cannot be read at all (missing, unreadable, a directory).
