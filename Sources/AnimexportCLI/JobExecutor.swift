@@ -38,6 +38,9 @@ enum JobExecutor {
         do {
             let result = try Exporter.export(
                 job.request, to: sink, workers: workers, keepBytes: keepBytes, progress: progress)
+            // The job's frames and encoder buffers are free now; give the heaps back so the
+            // job beside it and the next one start from what is really in use.
+            MemoryTuning.returnFreedMemory()
             product.products = result.products
             product.warnings = result.warnings.map {
                 FileWarning(file: job.presetPath.description, message: "\(job.stem): \($0)")

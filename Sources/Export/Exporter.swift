@@ -162,7 +162,8 @@ public enum Exporter {
         }
         let discard = DiscardingSink()
         var products: [FormatProduct] = []
-        for (target, plan) in zip(request.targets, plans) {
+        let lastReader = lastReaders(request.targets, plans: plans)
+        for (index, (target, plan)) in zip(request.targets, plans).enumerated() {
             // A format that reads no pixels (Lottie) gets frames of its own that are never
             // rendered, so they do not count for the empty-loop warning.
             let source =
@@ -171,6 +172,12 @@ public enum Exporter {
                 : RenderedFrames(
                     request.composition, sampleTimes: plan.sampleTimes, scale: request.scale, workers: 1,
                     progress: nil)
+            // The last reader of a shared loop that reads each frame once lets it go as it
+            // reads, so the loop's cache shrinks while that reader's own buffers (a sheet
+            // page) grow.
+            if lastReader[index], target.kind.format.readsFramesOnce(settings: request.settings) {
+                source.releaseFramesAfterReading()
+            }
             let context = EncodeContext(
                 composition: request.composition, plan: plan, scale: request.scale, settings: request.settings,
                 workers: workers, keepBytes: keepBytes || !target.written)
@@ -186,6 +193,20 @@ public enum Exporter {
             )
         }
         return ExportResult(products: products, warnings: warnings)
+    }
+
+    /// For each target, whether it is the last of `targets` to read the frames of its plan
+    /// (stills, which get frames of their own, and formats that read no frames are never).
+    public static func lastReaders(_ targets: [OutputTarget], plans: [LoopPlan]) -> [Bool] {
+        var last = Array(repeating: false, count: targets.count)
+        var seen: [LoopPlan] = []
+        for index in targets.indices.reversed() {
+            let kind = targets[index].kind
+            guard kind.format.readsFrames, kind != .still, !seen.contains(plans[index]) else { continue }
+            seen.append(plans[index])
+            last[index] = true
+        }
+        return last
     }
 
     /// Renders every frame of one loop into memory (tests and the benchmark; exports stream

@@ -103,6 +103,11 @@ public struct SheetFormat: OutputFormat {
     /// `sprite sheet + data file`.
     public var title: String { "sprite sheet + NAME.json" }
 
+    /// True without `trim` and `mergeDuplicates`: `SpriteSheetBuilder` then draws the cells in
+    /// one pass over the frames, in order; with either it makes a first pass to find the boxes
+    /// and duplicates (and may ask for an earlier frame again).
+    public func readsFramesOnce(settings: ExportSettings) -> Bool { !settings.trim && !settings.mergeDuplicates }
+
     /// The PNG, then its data file beside it (`x.png` → `x.json`, `x.tres` or `x.css`): a
     /// one-page sheet.
     public func paths(of target: OutputTarget, frameCount: Int) -> [FilePath] {

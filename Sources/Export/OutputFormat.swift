@@ -280,6 +280,11 @@ public protocol OutputFormat: Sendable {
     func preflight(plan: LoopPlan, width: Int, height: Int, settings: ExportSettings) -> [String]
     /// False for a format that writes no pixels (Lottie): its `encode` never reads the frames.
     var readsFrames: Bool { get }
+    /// True when `encode` with `settings` asks for every frame exactly once, in order, so a
+    /// frame it has read is not needed again: the exporter then lets the last such reader of a
+    /// cached loop drop each frame as it goes (`RenderedFrames.releaseFramesAfterReading`).
+    /// Only memory depends on it (a frame asked for again is rendered again), never the bytes.
+    func readsFramesOnce(settings: ExportSettings) -> Bool
     /// Encodes the frames and hands every file to `sink`.
     /// - Throws: `EncodeError`, `RenderError` or the sink's `WriteError`.
     func encode(_ frames: any FrameSource, target: OutputTarget, context: EncodeContext, sink: any OutputSink)
@@ -309,6 +314,9 @@ extension OutputFormat {
 
     /// True: the format encodes the rendered frames.
     public var readsFrames: Bool { true }
+
+    /// False: the format may read a frame more than once (GIF's three passes).
+    public func readsFramesOnce(settings: ExportSettings) -> Bool { false }
 
     /// `image/png`: every PNG-based format but APNG.
     public var mediaType: String { "image/png" }

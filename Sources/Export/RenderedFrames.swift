@@ -9,16 +9,20 @@ public import Timeline
 /// A composition's frames at given instants, rendered on demand: the `FrameSource` every format
 /// encodes from.
 ///
-/// When the whole loop fits in `cacheLimit` bytes, and that many bytes can be reserved from
-/// the process-wide `FrameCachePool`, the frames are kept after their first render, so several
-/// formats and passes share one render; otherwise every request renders again, and memory stays
-/// at `batchSize` frames per consumer whatever the loop's length. The reservation is returned
-/// when the object goes away. The pool makes the limit one for the whole process: with
-/// `--jobs 2` each job could keep 256 MiB of frames. Measured on the 9-preset batch at
-/// `--scale 1,2,3 --jobs 2`, the peak did not move (476.5 MB before, 476.9 MB after, same
-/// bytes): what remains is one job's cached loop beside the other job's encoder buffers.
+/// Each frame is kept after its first render, run-length packed (`PackedFrame`), while the
+/// source holds at most `cacheLimit` packed bytes and the process-wide `FrameCachePool` can
+/// reserve them; so several formats and passes share one render, and a frame that could not be
+/// kept is rendered again when asked for again. Memory stays at `batchSize` frames per consumer
+/// plus the packed loop. Which frames are kept can depend on timing (the pool is shared by the
+/// jobs running at once); that decides only how often a frame is rendered, never its pixels.
+/// Reservations are returned as frames are dropped (`releaseFramesAfterReading`) and when the
+/// object goes away.
+///
+/// Packed, circular-progress's loop at 3× (180 frames of 744×744, 398 MB as RGBA, which the old
+/// all-RGBA cache could not keep and rendered again for each of a GIF + sheet's four passes)
+/// takes a few MB; docs/encoding.md ("Batch throughput") has the numbers.
 public final class RenderedFrames: FrameSource, @unchecked Sendable {
-    /// Bytes of frames kept for reuse by default: 256 MiB.
+    /// Packed bytes of frames one source keeps by default: 256 MiB.
     public static let defaultCacheLimit = 256 << 20
 
     /// The composition drawn.
@@ -42,9 +46,12 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
 
     private let progress: (@Sendable () -> Void)?
     private let lock = NSLock()
-    private var cache: [RGBAImage?]
-    private let caching: Bool
-    private let reserved: Int
+    private var cache: [PackedFrame?]
+    private let cacheLimit: Int
+    private var reserved = 0
+    private var releasing = false
+    /// Bytes dropped since the freed heap was last given back (`MemoryTuning.trimStep`).
+    private var untrimmed = 0
     private let pool: FrameCachePool
     private var ink = false
     private var renders = 0
@@ -52,8 +59,8 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
     /// Frames of `composition` at `times` (at least one) and `scale` pixels per point.
     /// - Parameters:
     ///   - workers: render threads, ≥ 1 (default: the core count).
-    ///   - cacheLimit: keep the frames when `times.count × width × height × 4` is at most this
-    ///     and can be reserved from `FrameCachePool.shared`.
+    ///   - cacheLimit: packed bytes of frames this source may keep (0: none), each reserved
+    ///     from `FrameCachePool.shared` as it is kept.
     ///   - progress: called once per frame rendered, from any thread.
     public convenience init(
         _ composition: Composition, times: [Double], scale: Double, workers: Int? = nil,
@@ -74,24 +81,47 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
     ) {
         self.composition = composition
         self.sampleTimes = sampleTimes
-        let times = sampleTimes
         self.scale = scale
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         let size = SceneRenderer.pixelSize(
             width: composition.canvas.width, height: composition.canvas.height, scale: scale)
         width = size.width
         height = size.height
-        let (frameBytes, o1) = (width * height).multipliedReportingOverflow(by: 4)
-        let (loopBytes, o2) = frameBytes.multipliedReportingOverflow(by: times.count)
-        caching = !o1 && !o2 && loopBytes <= cacheLimit && pool.reserve(loopBytes)
-        reserved = caching ? loopBytes : 0
-        cache = caching ? Array(repeating: nil, count: times.count) : []
+        self.cacheLimit = max(0, cacheLimit)
+        cache = self.cacheLimit > 0 ? Array(repeating: nil, count: sampleTimes.count) : []
         self.progress = progress
         self.pool = pool
     }
 
     deinit {
         if reserved > 0 { pool.release(reserved) }
+        if reserved + untrimmed >= MemoryTuning.trimStep { MemoryTuning.returnFreedMemory() }
+    }
+
+    /// From now on, every frame handed out by `frames(_:)` is dropped from the cache and its
+    /// packed bytes go back to the pool at once, so the other jobs of the process can keep
+    /// theirs; a frame asked for again is rendered again (the same pixels: rendering is a pure
+    /// function of the instant) and not kept. Call it before the last pass over the loop, when
+    /// no later reader needs the frames (in a GIF + sheet job, the sheet's one pass).
+    /// Idempotent.
+    public func releaseFramesAfterReading() {
+        lock.lock()
+        defer { lock.unlock() }
+        releasing = true
+    }
+
+    /// Packed bytes of frames this source keeps now (all reserved in its pool).
+    public var reservedBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return reserved
+    }
+
+    /// How many frames are kept now.
+    public var keptFrameCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return cache.lazy.filter { $0 != nil }.count
     }
 
     /// Whether any frame rendered so far has a pixel that is not fully transparent.
@@ -101,26 +131,34 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
         return ink
     }
 
-    /// How many frames have been rendered (more than `frameCount` when uncached passes repeat).
+    /// How many frames have been rendered (more than `frameCount` when some could not be kept
+    /// and passes repeat).
     public var renderCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return renders
     }
 
-    /// The frames `range`, from the cache or rendered on `workers` threads.
+    /// The frames `range`, unpacked from the cache or rendered on `workers` threads.
     /// - Throws: `RenderError` when Cairo fails; `FrameSourceError` for a range outside the loop.
     public func frames(_ range: Range<Int>) throws -> [RGBAImage] {
         guard range.lowerBound >= 0, range.upperBound <= sampleTimes.count else {
             throw FrameSourceError("frames \(range) asked of a loop of \(sampleTimes.count)")
         }
         var missing: [Int] = []
-        var out: [RGBAImage?] = Array(repeating: nil, count: range.count)
+        var packed: [PackedFrame?] = Array(repeating: nil, count: range.count)
         lock.lock()
+        let keep = !cache.isEmpty && !releasing
         for i in range {
-            if caching, let image = cache[i] { out[i - range.lowerBound] = image } else { missing.append(i) }
+            if !cache.isEmpty, let frame = cache[i] {
+                packed[i - range.lowerBound] = frame
+                if releasing { drop(i) }
+            } else {
+                missing.append(i)
+            }
         }
         lock.unlock()
+        var out: [RGBAImage?] = packed.map { $0?.unpacked() }
         if !missing.isEmpty {
             let slots = Slots<RGBAImage>(count: missing.count)
             let composition = composition
@@ -137,16 +175,36 @@ public final class RenderedFrames: FrameSource, @unchecked Sendable {
             }
             let images = try slots.values()
             let inked = hasInk || images.contains { !isBlank($0) }
+            // Packed outside the lock.
+            let packs = keep ? images.map { PackedFrame($0) } : []
             lock.lock()
             renders += images.count
             if inked { ink = true }
             for (k, i) in missing.enumerated() {
                 out[i - range.lowerBound] = images[k]
-                if caching { cache[i] = images[k] }
+                if keep, cache[i] == nil, reserved + packs[k].byteCount <= cacheLimit,
+                    pool.reserve(packs[k].byteCount)
+                {
+                    cache[i] = packs[k]
+                    reserved += packs[k].byteCount
+                }
             }
             lock.unlock()
         }
         return out.compactMap { $0 }
+    }
+
+    /// Empties cache slot `i` and returns its bytes to the pool; the lock is held.
+    private func drop(_ i: Int) {
+        guard let frame = cache[i] else { return }
+        cache[i] = nil
+        reserved -= frame.byteCount
+        pool.release(frame.byteCount)
+        untrimmed += frame.byteCount
+        if untrimmed >= MemoryTuning.trimStep {
+            untrimmed = 0
+            MemoryTuning.returnFreedMemory()
+        }
     }
 }
 

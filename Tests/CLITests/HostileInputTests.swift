@@ -1054,8 +1054,8 @@ extension HostileCase {
 
     /// A long GIF loop in a small address space: 1 200 frames of 256×256 (315 MB if held) in
     /// 384 MiB. It failed while `GIFFormat` rendered the whole loop before encoding (issue 18).
-    /// The loop is over `RenderedFrames`' 256 MiB cache, so its frames are rendered again for
-    /// each encoder pass and only a few are alive at once; holding them all would need the
+    /// `RenderedFrames` keeps the frames run-length packed (a few kilobytes each for this
+    /// square), never as RGBA, so only a few RGBA frames are alive at once; holding them all would need the
     /// 315 MB plus the binary's own ~190 MiB of address space (a 200-frame export of the same
     /// square fails at 192 MiB and passes at 256). A sliding square with 5 colours rather than
     /// a loader: the test is about the loop's length, and its frames cost the debug binary about

@@ -95,4 +95,49 @@ struct PNGRowFilterTests {
         #expect(filtered[34] == 1)
         #expect(unfilter(filtered, rowBytes: 16, bpp: 1) == raw)
     }
+
+    /// The filter's output is, row by row, the type with the least sum of |signed byte| (ties
+    /// to the lower type) as the test computes it from §9.2 by itself: on noise, ramps, runs
+    /// and a sheet-like stretch of transparent pixels, for 1-, 3- and 4-byte pixels.
+    @Test(arguments: [1, 3, 4])
+    func minimumSumMatchesTheSpecificationByHand(bpp: Int) {
+        var seed: UInt32 = 777
+        func next() -> UInt8 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        let rowBytes = 23 * bpp
+        let raw = scanlines(rows: 40, rowBytes: rowBytes) { x, y in
+            switch y % 4 {
+            case 0: next()
+            case 1: UInt8((x * 7 + y) % 256)
+            case 2: x < rowBytes / 2 ? 0 : 255
+            default: x % (2 * bpp) < bpp ? next() : 128
+            }
+        }
+        let stride = rowBytes + 1
+        var expected: [UInt8] = []
+        for row in 0..<40 {
+            let line = Array(raw[(row * stride + 1)..<((row + 1) * stride)])
+            let prior =
+                row == 0
+                ? [UInt8](repeating: 0, count: rowBytes) : Array(raw[((row - 1) * stride + 1)..<(row * stride)])
+            var best: (type: Int, sum: Int, bytes: [UInt8]) = (-1, Int.max, [])
+            for type in 0..<5 {
+                let bytes = (0..<rowBytes).map { i -> UInt8 in
+                    let a = i >= bpp ? Int(line[i - bpp]) : 0
+                    let b = Int(prior[i])
+                    let c = i >= bpp ? Int(prior[i - bpp]) : 0
+                    let p = a + b - c
+                    let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+                    let predictor = [0, a, b, (a + b) / 2, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][type]
+                    return UInt8((Int(line[i]) - predictor) & 0xFF)
+                }
+                let sum = bytes.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) }
+                if sum < best.sum { best = (type, sum, bytes) }
+            }
+            expected += [UInt8(best.type)] + best.bytes
+        }
+        #expect(PNGRowFilter.filter(raw, rowBytes: rowBytes, bpp: bpp, heuristic: .minimumSum) == expected)
+    }
 }
