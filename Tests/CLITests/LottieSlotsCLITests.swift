@@ -50,7 +50,7 @@ import Testing
         #expect(run.status == 64)
         #expect(
             run.stderr.contains(
-                "error: \(Self.slots): --set acent: the preset has no parameter \"acent\"; did you mean \"accent\"?"),
+                "\(Self.slots): error: --set acent: the preset has no parameter \"acent\"; did you mean \"accent\"?"),
             "\(run.stderr)")
         let range = try runTool([Self.slots, "-o", "c.gif", "--set", "fade=101"], in: dir)
         #expect(range.status == 64)
