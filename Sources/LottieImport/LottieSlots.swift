@@ -15,8 +15,9 @@ import Spec
 ///   though fills and strokes ignore it as lottie-web does: their opacity is `o`);
 /// - a number for a one-number `k` (`5` or `[5]`), `0…100` when an opacity (`o`) or a trim's
 ///   start or end uses it, `≥ 0` for a stroke width (`w`);
-/// - a vector, as a string parameter `x,y` (or more numbers), for any other array of numbers;
-///   `--set` must give as many decimal numbers separated by commas.
+/// - a vector, as a string parameter `x y` (or more numbers), for any other array of numbers;
+///   `--set` must give as many decimal numbers separated by spaces (a comma would split the
+///   value into a `--set` list), or by commas inside parentheses: `--set spot=(70,40)`.
 ///
 /// Keyframed slots and slots of other values (paths, gradients) stay as they are, without a
 /// parameter.
@@ -125,8 +126,8 @@ struct LottieSlots {
             parameter: Parameter(name: id, value: .string(text), defaultValue: .string(text), description: description))
     }
 
-    /// `x,y` as `--set` takes a vector.
-    static func vectorText(_ numbers: [Double]) -> String { numbers.map(formatNumber).joined(separator: ",") }
+    /// `x y` as `--set` takes a vector.
+    static func vectorText(_ numbers: [Double]) -> String { numbers.map(formatNumber).joined(separator: " ") }
 
     /// Every `sid` in the document: the type (`ty`) of the object holding the property, the
     /// property's key, and its JSON path.
@@ -171,9 +172,16 @@ struct LottieSlots {
             case (.number(let wrapped), .number(let n)):
                 k = wrapped ? array([n]) : number(n)
             case (.vector(let count), _):
-                let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }
+                // Spaces, or commas inside one pair of parentheses (kept whole by the `--set` list split).
+                var body = Substring(text.trimmingCharacters(in: .whitespaces))
+                let parenthesised = body.hasPrefix("(") && body.hasSuffix(")") && body.count >= 2
+                if parenthesised { body = body.dropFirst().dropLast() }
+                let parts =
+                    parenthesised
+                    ? body.split(separator: ",", omittingEmptySubsequences: false).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
+                    : body.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                 // Each part as a preset's number parameter reads it (decimal, finite).
                 let probe = Parameter(name: parameter.name, value: .number(0), defaultValue: .number(0))
                 let numbers = parts.compactMap { part -> Double? in
@@ -185,7 +193,7 @@ struct LottieSlots {
                 guard parts.count == count, numbers.count == count else {
                     throw ParameterOverrideError(
                         message:
-                            "--set \(parameter.name)=\(text): expected \(count) numbers separated by commas, like the default \(parameter.defaultValue)"
+                            "--set \(parameter.name)=\(text): expected \(count) numbers separated by spaces, like the default \(parameter.defaultValue), or (x,y)"
                     )
                 }
                 slots[index].parameter.value = .string(Self.vectorText(numbers))

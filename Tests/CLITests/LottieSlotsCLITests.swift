@@ -23,7 +23,7 @@ import Testing
                 "    fade   = 100      number  Lottie slot, used at $.layers[0].shapes[1].it[1].o (0…100)\n"),
             "\(run.stdout)")
         #expect(
-            run.stdout.contains("    spot   = 70,40    string  Lottie slot, used at $.layers[0].shapes[1].it[0].p\n"),
+            run.stdout.contains("    spot   = 70 40    string  Lottie slot, used at $.layers[0].shapes[1].it[0].p\n"),
             "\(run.stdout)")
         #expect(!run.stdout.contains("spin"))
     }
@@ -42,6 +42,27 @@ import Testing
             #expect(Array(a.pixels[o..<o + 4]) == [255, 0, 0, 255])
             #expect(Array(b.pixels[o..<o + 4]) == [0, 0, 255, 255])
         }
+    }
+
+    /// A vector slot through the real command line: a bare comma would make a `--set` list, so
+    /// the value is written with spaces or with commas inside parentheses; both move the second
+    /// rectangle (x 60…80) up to centre y 25 (y 5…45), where it was at y 20…60.
+    @Test func aVectorSlotIsSetWithSpacesOrParentheses() throws {
+        let dir = try temporaryDirectory()
+        for (name, value) in [("s.gif", "spot=70 25"), ("p.gif", "spot=(70,25)")] {
+            let run = try runTool([Self.slots, "-o", name, "--set", value, "-q"], in: dir)
+            #expect(run.status == 0, "\(value): \(run.stderr)")
+            let canvas = try GIFDecoder.decode(readBytes(dir + "/" + name)).frames[0].canvas
+            #expect(canvas.pixels[canvas.offset(x: 70, y: 10) + 3] == 255, "\(value)")
+            #expect(canvas.pixels[canvas.offset(x: 70, y: 50) + 3] == 0, "\(value)")
+        }
+        #expect(try readBytes(dir + "/s.gif") == readBytes(dir + "/p.gif"))
+        let bare = try runTool([Self.slots, "-o", "b.gif", "--set", "spot=70,25"], in: dir)
+        #expect(bare.status == 64)
+        #expect(
+            bare.stderr.contains(
+                "--set spot=70: expected 2 numbers separated by spaces, like the default 70 40, or (x,y)"),
+            "\(bare.stderr)")
     }
 
     @Test func badSetExits64WithThePresetsMessageAndWritesNothing() throws {

@@ -43,7 +43,7 @@ import Timeline
         #expect(params[0].description == "Lottie slot, used at $.layers[0].shapes[0].it[1].c")
         #expect(params[1].defaultValue == .number(100))
         #expect(params[1].minimum == 0 && params[1].maximum == 100)
-        #expect(params[2].defaultValue == .string("70,40"))
+        #expect(params[2].defaultValue == .string("70 40"))
         #expect(params[2].minimum == nil && params[2].maximum == nil)
     }
 
@@ -56,7 +56,7 @@ import Timeline
     }
 
     @Test func setChangesEveryUseOfTheSlot() throws {
-        let image = try Self.render(["accent": "green", "fade": "50", "spot": "70,25"])
+        let image = try Self.render(["accent": "green", "fade": "50", "spot": "70 25"])
         // SwiftUI's green is #34C759 (presets' colour names); both rectangles take it.
         #expect(pixel(image, 20, 40) == [0x34, 0xC7, 0x59, 255])
         // The second one at half opacity, its centre moved up to y 25 (y 5…45).
@@ -64,9 +64,10 @@ import Timeline
         #expect(right[3] == 128, "\(right)")
         #expect(pixel(image, 70, 50)[3] == 0)
         #expect(pixel(image, 70, 44)[3] == 128)
-        let loaded = try Self.load(["spot": " 70 , 25 "])
-        #expect(loaded.composition.parameters[2].value == .string("70,25"))
-        #expect(loaded.composition.parameters[2].defaultValue == .string("70,40"))
+        let loaded = try Self.load(["spot": " ( 70 , 25 ) "])
+        #expect(loaded.composition.parameters[2].value == .string("70 25"))
+        #expect(try Self.load(["spot": "70   25"]) == loaded)
+        #expect(loaded.composition.parameters[2].defaultValue == .string("70 40"))
         // A different value is a different composition (identity includes the slots).
         #expect(try Self.load() != loaded)
     }
@@ -83,10 +84,10 @@ import Timeline
                 == "--set accent=gren: expected a colour (\(RGBAColor.acceptedColorForms)); did you mean accent=green?")
         #expect(
             Self.overrideMessage(["spot": "70"])
-                == "--set spot=70: expected 2 numbers separated by commas, like the default 70,40")
+                == "--set spot=70: expected 2 numbers separated by spaces, like the default 70 40, or (x,y)")
         #expect(
-            Self.overrideMessage(["spot": "70,inf"])
-                == "--set spot=70,inf: expected 2 numbers separated by commas, like the default 70,40")
+            Self.overrideMessage(["spot": "(70,inf)"])
+                == "--set spot=(70,inf): expected 2 numbers separated by spaces, like the default 70 40, or (x,y)")
     }
 
     @Test func aFileWithoutSlotsHasNoParameterToSet() throws {
