@@ -18,7 +18,7 @@ public enum ToolInfo {
           animexport PRESET.json [-o OUT] [options]       export one preset
           animexport PRESET.json|DIR... -o DIR/ [options] export many (a DIR in = its *.json)
           animexport list [DIR|PRESET...]                 presets with canvas, loop and params
-          animexport validate PRESET... [--strict]        check without rendering
+          animexport validate PRESET... [--strict] [options] check, no rendering
           animexport check PRESET|DIR... -o DIR/ [options] compare with the files in DIR
           (a bare NAME without .json is presets/NAME.json when that file exists)
 
