@@ -95,10 +95,12 @@ func referenceFrames(_ file: String, renderer: String, frames: [Int], width: Int
 /// both wrap c·255 modulo 256 to 8 bits and draw it near-white with (1, 1, 1) details, so they
 /// agree with each other and not with the file's own player: ours against both is 22.6, 18.5,
 /// 8.8, 8.9 and 8.8 dB at frames 0, 36, 72, 108 and 145 (our side of it is checked by
-/// `colorsOfFilesBefore419AreOnA255Scale`). Frame 217 (27.1 dB) is another matter, not
-/// explained: the Dalek has left, and our TARDIS cabinet (a solid under a rotating, scaling null
-/// parent) is drawn narrower than both references draw it. Listed so the test still fails for
-/// any other instant.
+/// `colorsOfFilesBefore419AreOnA255Scale`). Frame 217 (27.1 dB) is the layer start time: the
+/// TARDIS cabinet (`st` −28) has its scale evaluated at its own time 245 by us, as lottie-web
+/// does (every keyframed property of a layer is read at frame − `st`,
+/// `KeyframedValueProperty.offsetTime`), and at the composition's 217 by both references
+/// (docs/lottie.md, where the references disagree). Listed so the test still fails for any
+/// other instant.
 let knownDeviations: Set<String> = [
     "lottie-spec-time_stretch.json@525", "skia-sample_2.json@100", "lottie-web-dalek.json@0",
     "lottie-web-dalek.json@36", "lottie-web-dalek.json@72", "lottie-web-dalek.json@108",
