@@ -213,7 +213,14 @@ enum JobPlanner {
         } catch {
             // The words `PresetLoader` uses for the common cases.
             var failure = error
-            if error.reason == FilePath.reason(errno: ENOENT) { failure.reason = "no such file" }
+            if error.reason == FilePath.reason(errno: ENOENT) {
+                failure.reason = "no such file"
+                // A bare NAME is presets/NAME.json of the working folder (bareName), and there is none.
+                if !path.bytes.contains(UInt8(ascii: "/")), path.pathExtension.isEmpty, path.isValidUTF8 {
+                    failure.reason +=
+                        ", nor \(ListCommand.defaultDirectory.appending(path.description + ".json")) in this folder (a bare name is looked up in ./presets/)"
+                }
+            }
             if error.reason == FilePath.reason(errno: EACCES) { failure.reason = "permission denied" }
             throw failure
         }

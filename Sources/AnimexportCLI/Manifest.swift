@@ -179,6 +179,10 @@ enum Manifest {
         shared.shard = nil
         // Which folder entries are presets decides which jobs exist, not any job's bytes.
         shared.excludes = []
+        // `--format` decides the job's targets, hashed below: `--format gif,sheet` and the
+        // default that means the same are the same job (make demo then check found every
+        // manifest "options differ").
+        shared.formats = nil
         var settings = job.request.settings
         settings.gif.workers = nil
         // The preview-only targets (`OutputTarget.written` false) are made in memory for

@@ -39,7 +39,13 @@ extension Options {
         _ text: String, _ name: String, _ expected: String, _ range: ClosedRange<Int>
     ) throws(UsageError) -> Int {
         guard let n = Int(text), range.contains(n) else {
-            throw UsageError(message: "\(name) \(text): expected \(expected)")
+            var message = "\(name) \(text): expected \(expected)"
+            if let bare = bareNumber(text), bare == bare.rounded(), let whole = Int(exactly: bare),
+                range.contains(whole)
+            {
+                message += "; write it without the unit: \(name) \(whole)"
+            }
+            throw UsageError(message: message)
         }
         return n
     }

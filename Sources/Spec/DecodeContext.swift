@@ -59,6 +59,11 @@ final class DecodeContext {
             Diagnostic(.error, file: file, path: path, location: location, message: message))
     }
 
+    /// Takes back one reported diagnostic (the first equal to `diagnostic`).
+    func remove(_ diagnostic: Diagnostic) {
+        if let i = diagnostics.firstIndex(of: diagnostic) { diagnostics.remove(at: i) }
+    }
+
     func warning(_ path: String, _ location: SourceLocation?, _ message: String) {
         diagnostics.append(
             Diagnostic(.warning, file: file, path: path, location: location, message: message))
@@ -378,6 +383,9 @@ final class ObjectReader {
     let path: String
     let context: DecodeContext
     private var used: Set<String> = []
+    /// Required keys found missing, with the error reported for each: a misspelling of one
+    /// (`raduis`) is then reported once, as the unknown key with its suggestion.
+    private var missing: [String: Diagnostic] = [:]
 
     init(object: JSONObject, location: SourceLocation, path: String, context: DecodeContext) {
         self.object = object
@@ -409,6 +417,7 @@ final class ObjectReader {
     func required(_ key: String, expected: String) -> JSONValue? {
         if let v = value(key) { return v }
         context.error(path, location, "missing required key \"\(key)\" (\(expected))")
+        missing[key] = context.diagnostics.last
         return nil
     }
 
@@ -435,6 +444,12 @@ final class ObjectReader {
                 message = "key \"\(shown)\" does not apply to \(what): \(hint)"
             } else if let near = suggestion(for: member.key, among: known) {
                 message += "; did you mean \"\(near)\"?"
+                if let twin = missing[near] {
+                    // One typo, one error: the missing key is the one this names.
+                    context.remove(twin)
+                    missing[near] = nil
+                    message += " (\"\(near)\" is required)"
+                }
             }
             context.error(self.path(shown), member.keyLocation, message)
         }

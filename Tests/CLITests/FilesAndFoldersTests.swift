@@ -328,7 +328,10 @@ struct FilesAndFoldersTests {
         // A name with no such preset stays a file that cannot be read.
         let missing = try runTool(["round", "-o", "r.gif"], in: dir)
         #expect(missing.status == 1)
-        #expect(missing.stderr == "error: cannot read round: no such file\n")
+        #expect(
+            missing.stderr
+                == "error: cannot read round: no such file, nor presets/round.json in this folder (a bare name is looked up in ./presets/)\n"
+        )
         // A name close to a preset there: still refused as typed, with what was meant.
         let typo = try runTool(["sqare.json", "-o", "t.gif"], in: dir)
         #expect(typo.status == 1)

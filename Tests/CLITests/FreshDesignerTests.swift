@@ -239,4 +239,45 @@ struct FreshDesignerTests {
         #expect(!lottie.stdout.contains("baked frames"))
         #expect(listing(dir) == ["p.lottie.json", "pulse-dot.json"])
     }
+
+    // MARK: the fresh user's clean-clone afternoon (round 15)
+
+    /// A bare name run outside the repository says where it looked.
+    @Test func aBareNameSaysWhereItLooked() throws {
+        let (dir, run) = try Self.folder(with: [])
+        let missing = try run(["circular", "-o", "x.gif"])
+        #expect(missing.status == 1)
+        #expect(
+            missing.stderr
+                == "error: cannot read circular: no such file, nor presets/circular.json in this folder (a bare name is looked up in ./presets/)\n"
+        )
+        #expect(listing(dir).isEmpty)
+    }
+
+    /// `--size 32px` gets the unit hint the other number options give.
+    @Test func aSizeWithAUnitGetsTheHint() throws {
+        let (dir, run) = try Self.folder()
+        let sized = try run(["pulse-dot.json", "--size", "32px", "-o", "x.gif"])
+        #expect(sized.status == 64)
+        #expect(
+            sized.stderr.hasPrefix(
+                "error: --size 32px: expected a pixel size 1…16384 (the larger canvas side); write it without the unit: --size 32\n"
+            ), "\(sized.stderr)")
+        #expect(listing(dir) == ["pulse-dot.json"])
+    }
+
+    /// `make demo` writes with `--format gif,sheet`, the default of a folder batch spelled out;
+    /// a `check` without it is the same job and answers from the manifests, rendering nothing.
+    @Test func anExplicitDefaultFormatIsTheSameJobForCheck() throws {
+        let (dir, run) = try Self.folder()
+        try FileManager.default.createDirectory(atPath: dir + "/presets", withIntermediateDirectories: false)
+        try FileManager.default.moveItem(atPath: dir + "/pulse-dot.json", toPath: dir + "/presets/pulse-dot.json")
+        let demo = try run(["presets/", "-o", "out/", "--format", "gif,sheet", "-q"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let check = try run(["check", "presets/", "-o", "out/"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout == "check: all 3 files are up to date (3 answered from manifests)\n", "\(check.stdout)")
+        let again = try run(["presets/", "-o", "out/"])
+        #expect(again.stdout == "presets/pulse-dot.json: pulse-dot: up to date (3 files)\n", "\(again.stdout)")
+    }
 }

@@ -364,3 +364,18 @@ func lintsAreWarningsWithCodes(layer: String, code: String) throws {
     #expect(found.count == 1, "\(found.map(\.description))")
     #expect(found.first?.path == "$.params.color.default")
 }
+
+/// One typo is one error: a misspelt required key is reported as the unknown key with its
+/// suggestion, not also as the required key missing (the fresh user's `raduis`, round 15).
+@Test func aMisspeltRequiredKeyIsOneError() {
+    let found = problems(preset(layer: ##"{ "type": "circle", "center": [1, 2], "raduis": 1 }"##))
+    #expect(found.count == 1, "\(found)")
+    #expect(found.first?.path == "$.layers[0].raduis")
+    #expect(
+        found.first?.message.hasPrefix("unknown key \"raduis\" in ") == true
+            && found.first?.message.hasSuffix("; did you mean \"radius\"? (\"radius\" is required)") == true,
+        "\(found)")
+    // A key missing with no near misspelling is still the missing-key error.
+    let bare = problems(preset(layer: ##"{ "type": "circle", "center": [1, 2] }"##))
+    #expect(bare.map(\.message).contains { $0.hasPrefix("missing required key \"radius\"") }, "\(bare)")
+}
