@@ -22,11 +22,15 @@ Per file, one row:
   delays − (op−ip)/fr, in ms. Time: wall and CPU (user+sys of the child process), seconds.
 - edge PSNR of each GIF's first frame against the same tool's straight-alpha render of frame ip
   (ours: `--time 0`; peers: lottie_refs.py), over the pixels whose alpha is strictly between 0 and
-  255 in that render (the antialiased edges), composited on white and on black, the lower (dB).
+  255 in that render (the antialiased edges), both composited on white (a page; a GIF has 1-bit
+  alpha, so no GIF is good on every page); "–" when that render has no such pixel. Ours without a
+  matte thresholds at 50 % alpha (and warns), so a fourth export, ours with `--matte #FFFFFF`,
+  shows what our edges are on the page they are made for (bytes and edge PSNR only).
 
 Caps, printed with the table: the larger canvas side is scaled down to --max-side pixels (ours with
 `--size`, the peers with the same width and height); a loop of more frames than --max-frames is
-exported at the integral fps floor(max-frames / period) by all three (so durations still compare).
+exported at the integral fps min(50, floor(max-frames / period)) by all three (so durations still
+compare; 50 is the most a GIF plays, which rlottie and we would pick ourselves).
 Every child process runs under a timeout; a crash (signal) or timeout prints "crash"/"timeout" in
 its cells and the bench goes on.
 """
@@ -75,7 +79,9 @@ def run(cmd, timeout):
         raise Failed("crash", f"signal {-p.returncode}")
     if p.returncode != 0:
         last = (p.stderr.strip().splitlines() or [""])[-1]
-        raise Failed("load fail" if p.returncode == 3 else f"exit {p.returncode}", last)
+        error = re.match(r"(\w+(Error|Exception))\b", last)
+        cell = "load fail" if p.returncode == 3 else error.group(1) if error else f"exit {p.returncode}"
+        raise Failed(cell, last)
     return p.stdout, p.stderr, wall, cpu
 
 
@@ -115,8 +121,8 @@ def psnr_rgb(a, b, mask=None):
     return min(99.0, 10 * math.log10(255 * 255 * count / se))
 
 
-def worst(a, b, mask=None):
-    values = [psnr_rgb(composite(a, g), composite(b, g), mask) for g in (255, 0)]
+def worst(a, b, mask=None, greys=(255, 0)):
+    values = [psnr_rgb(composite(a, g), composite(b, g), mask) for g in greys]
     return None if None in values else min(values)
 
 
@@ -186,7 +192,7 @@ def bench_file(args, path, tier, tmp):
     size = ["--size", str(args.max_side)] if max(w, h) > args.max_side else []
     fps = 0
     if op - ip > args.max_frames:
-        fps = max(1, math.floor(args.max_frames / period))
+        fps = min(50, max(1, math.floor(args.max_frames / period)))
         row["capped_fps"] = fps
     binary = args.binary
 
@@ -243,10 +249,11 @@ def bench_file(args, path, tier, tmp):
         row["psnr_refs"] = min(worst(a, b) for a, b in zip(refs["rlottie"], refs["thorvg"]))
 
     # The three GIF exports.
-    for tool in ("ours", "rlottie", "thorvg"):
+    for tool in ("ours", "matte", "rlottie", "thorvg"):
         gif = os.path.join(work, tool + ".gif")
-        if tool == "ours":
+        if tool in ("ours", "matte"):
             cmd = [binary, path, "-o", gif, "--force"] + size + (["--fps", str(fps)] if fps else [])
+            cmd += ["--matte", "#FFFFFF"] if tool == "matte" else []
         else:
             cmd = [sys.executable, os.path.abspath(__file__), "--peer-gif", tool, path, gif, str(width),
                    str(height), str(fps)]
@@ -255,9 +262,9 @@ def bench_file(args, path, tier, tmp):
             nbytes, nframes, total, first = read_gif(gif)
             cell = {"bytes": nbytes, "frames": nframes, "error_ms": total - row["expected_ms"], "wall": wall,
                     "cpu": cpu}
-            own = ours[0] if tool == "ours" and ours else (refs.get(tool) or [None])[0]
+            own = (ours[0] if ours else None) if tool in ("ours", "matte") else (refs.get(tool) or [None])[0]
             if own is not None and own.size == first.size:
-                cell["edge"] = worst(first, own, edge_mask(own))
+                cell["edge"] = worst(first, own, edge_mask(own), (255,))
             row["gif_" + tool] = cell
         except Failed as failure:
             row["gif_" + tool] = failure.cell
@@ -285,6 +292,8 @@ def table(rows):
     head = ["file", "tier", "unsupported", "ours–rl", "ours–tvg", "rl–tvg"]
     for tool in ("ours", "rlottie", "thorvg"):
         head += [f"{tool} bytes", f"{tool} Δms", f"{tool} edge", f"{tool} s wall/cpu"]
+        if tool == "ours":
+            head += ["ours matte bytes", "ours matte edge"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         if "error" in r:
@@ -298,6 +307,9 @@ def table(rows):
                  ours_cell or db(r["psnr_thorvg"]), db(r.get("psnr_refs"))]
         for tool in ("ours", "rlottie", "thorvg"):
             cells += gif_cells(r["gif_" + tool])
+            if tool == "ours":
+                matte = gif_cells(r["gif_matte"])
+                cells += [matte[0], matte[2]]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -339,9 +351,9 @@ def main():
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} cores; "
           f"{len(rows)} files in {time.monotonic() - start:.0f} s")
     print(f"Caps: larger side ≤ {args.max_side} px; loops over {args.max_frames} frames exported at "
-          f"floor({args.max_frames}/period) fps by all three. PSNR in dB (lowest of 8 instants × white/black); "
+          f"min(50, floor({args.max_frames}/period)) fps by all three. PSNR in dB (lowest of 8 instants × white/black); "
           f"Δms = GIF delays − (op−ip)/fr; edge = first GIF frame vs the tool's own straight render over "
-          f"0<alpha<255; s = wall/CPU seconds of the GIF export.")
+          f"0<alpha<255, on white; ours matte = ours with --matte #FFFFFF; s = wall/CPU seconds of the GIF export.")
     print()
     print(table(rows))
     if args.json:
