@@ -23,6 +23,11 @@
 #                --scale 1,2,3, the same batch again with every job up to date, and its check
 #   make bench-peers  every preset's frames encoded by animexport, ffmpeg, ffmpeg + gifsicle -O3
 #                and ImageMagick: time, bytes, duration, PSNR and ratios (scripts/bench_peers.py)
+#   make bench-lottie  every Lottie file of ../shared/lottie/ (or ANIMEXPORT_LOTTIE_CORPUS; skipped
+#                with a message when absent) and of Tests/LottieImportTests/Fixtures/lottie: tier,
+#                what we report unsupported, PSNR against rlottie and ThorVG, GIF bytes, duration
+#                error, edge PSNR and time of our GIF beside rlottie's and ThorVG's own
+#                (scripts/bench_lottie.py; larger side capped at 512 px, GIFs at most 300 frames)
 #   make lint    check formatting and doc comments with swift format (strict)
 #   make clean   remove build products and everything rendered into output/
 
@@ -61,7 +66,7 @@ DEB_PACKAGES := pkg-config libcairo2-dev libharfbuzz-dev libgif-dev libimagequan
 TOOLS_VENV := .build/tools-venv
 TOOLS_PIP := rlottie-python==1.3.8 thorvg-python==1.1.3 lottie-specs==0.5.2
 
-.PHONY: deps build demo test bench bench-peers lint clean fuzz fuzz-short
+.PHONY: deps build demo test bench bench-peers bench-lottie lint clean fuzz fuzz-short
 
 FUZZ_SECONDS ?= 1800
 FUZZ_SEED ?= 1
@@ -139,6 +144,11 @@ bench-peers: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-bench
 	/usr/bin/python3 scripts/bench_peers.py
+
+bench-lottie: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-core
+	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
+	$(TOOLS_VENV)/bin/python scripts/bench_lottie.py --binary .build/release/animexport
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
