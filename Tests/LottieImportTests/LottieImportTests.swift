@@ -165,6 +165,32 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(rotation.value(at: 20) == [90])
     }
 
+    /// The pendulum of lottie-spec's time_stretch.json (keyframes 150 … 599, handles copied from
+    /// it): the segments 150 → 299 and 450 → 599 have handles that differ only in the third
+    /// decimal (o.y 0.005 / 0.004, i.y 1.004 / 1.001), which rlottie and ThorVG cache under one
+    /// key (`%.2f` of each handle) and so ease alike. The spec gives each keyframe its own `o`
+    /// and `i`: at the same progress 75/149 the two segments are 0.2395° and 0.0896°.
+    @Test func eachKeyframeEasesWithItsOwnHandlesEvenWhenTheyRoundAlike() throws {
+        let json = #"""
+            {"v":"5.12.0","fr":60,"ip":0,"op":600,"w":100,"h":100,"layers":[{"ty":3,"ind":1,"ip":0,
+            "op":600,"st":0,"ks":{"r":{"a":1,"k":[
+            {"t":150,"s":[-50],"o":{"x":[0.603],"y":[0.005]},"i":{"x":[0.407],"y":[1.004]}},
+            {"t":299,"s":[50],"o":{"x":[0.605],"y":[0]},"i":{"x":[0.408],"y":[1.001]}},
+            {"t":450,"s":[-50],"o":{"x":[0.603],"y":[0.004]},"i":{"x":[0.407],"y":[1.001]}},
+            {"t":599,"s":[50]}]}}}]}
+            """#
+        let loaded = try LottieLoader.decode(bytes: Array(json.utf8), file: "pendulum.json")
+        let animation = try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        let rotation = animation.layers[0].transform.rotation
+        let early = try #require(rotation.value(at: 225).first)
+        let late = try #require(rotation.value(at: 525).first)
+        let u = 75.0 / 149
+        #expect(abs(early - (-50 + 100 * cubicEase(u, 0.603, 0.005, 0.407, 1.004))) < 1e-6, "\(early)")
+        #expect(abs(late - (-50 + 100 * cubicEase(u, 0.603, 0.004, 0.407, 1.001))) < 1e-6, "\(late)")
+        // The test's own solver's numbers, so a shared curve cannot pass for both.
+        #expect(abs(early - 0.2395) < 5e-4 && abs(late - 0.0896) < 5e-4, "225: \(early)°, 525: \(late)°")
+    }
+
     @Test func spatialKeyframesFollowTheirCurveByArcLength() throws {
         // Symmetric curve (0,100) → (200,100) with both tangents (0,−100): half the arc
         // length is the curve's midpoint B(½) = (100, 100 − 75).
