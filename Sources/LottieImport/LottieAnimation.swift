@@ -48,10 +48,14 @@ public struct LottieAnimation: SceneSource {
     }
 
     /// The scene at `t` seconds from the loop start, frame `ip + t · fr`.
+    /// Building stops when the scene passes `ExportBudget.maximumBuiltSegments` path elements or
+    /// `maximumBuiltShapes` shapes (`SceneBudget`); the scene is then empty with `cut` set.
     public func scene(at t: SampleTime) -> FrameScene {
         let frame = inPoint + t.seconds * frameRate
+        let budget = SceneBudget()
+        let built = nodes(of: layers, at: frame, depth: 0, budget: budget)
         return FrameScene(
-            width: width, height: height, background: nil, nodes: nodes(of: layers, at: frame, depth: 0))
+            width: width, height: height, background: nil, nodes: budget.cut == nil ? built : [], cut: budget.cut)
     }
 
     /// The nodes of a layer list at frame `f` of its composition, back to front (the list is
@@ -60,13 +64,16 @@ public struct LottieAnimation: SceneSource {
     /// (Lottie 1.0 spec, Layer: `tt`, `tp`, `td`). A matte source is a layer with `td`, or the
     /// layer just above a layer with `tt` and no `tp` even without `td` (lottie-web's
     /// DataManager `completeLayers` sets `td` on it; skia's chained-mattes file relies on it).
-    func nodes(of list: [LottieLayer], at f: Double, depth: Int) -> [SceneNode] {
+    func nodes(of list: [LottieLayer], at f: Double, depth: Int, budget: SceneBudget) -> [SceneNode] {
         guard depth < Self.maximumDepth else { return [] }
         var byIndex: [Int: LottieLayer] = [:]
         for layer in list { if let i = layer.index, byIndex[i] == nil { byIndex[i] = layer } }
         var out: [SceneNode] = []
         for position in list.indices.reversed() where !Self.isMatteSource(position, of: list) {
-            if let node = node(at: position, of: list, at: f, byIndex: byIndex, depth: depth) { out.append(node) }
+            guard budget.cut == nil else { break }
+            if let node = node(at: position, of: list, at: f, byIndex: byIndex, depth: depth, budget: budget) {
+                out.append(node)
+            }
         }
         return out
     }
@@ -81,10 +88,11 @@ public struct LottieAnimation: SceneSource {
     /// The node of `list[position]` at `f` with its masks and its matte, or nil when it draws
     /// nothing. `chain` bounds mattes that are themselves matted (skia's chained mattes).
     func node(
-        at position: Int, of list: [LottieLayer], at f: Double, byIndex: [Int: LottieLayer], depth: Int, chain: Int = 0
+        at position: Int, of list: [LottieLayer], at f: Double, byIndex: [Int: LottieLayer], depth: Int,
+        budget: SceneBudget, chain: Int = 0
     ) -> SceneNode? {
         let layer = list[position]
-        guard var node = plainNode(layer, at: f, byIndex: byIndex, depth: depth) else {
+        guard var node = plainNode(layer, at: f, byIndex: byIndex, depth: depth, budget: budget) else {
             return nil
         }
         guard let mode = layer.matte else { return node }
@@ -97,7 +105,9 @@ public struct LottieAnimation: SceneSource {
         let matte =
             source.flatMap { s in
                 chain < 16 && s != position
-                    ? self.node(at: s, of: list, at: f, byIndex: byIndex, depth: depth, chain: chain + 1) : nil
+                    ? self.node(
+                        at: s, of: list, at: f, byIndex: byIndex, depth: depth, budget: budget, chain: chain + 1)
+                    : nil
             }
         guard let matte else {
             // An absent or invisible matte covers nothing: inverted modes show everything.
@@ -109,7 +119,9 @@ public struct LottieAnimation: SceneSource {
 
     /// A layer's own drawing at `f` (content, masks, transform, opacity), or nil when it is
     /// hidden, outside its in…out range, fully transparent or empty.
-    func plainNode(_ layer: LottieLayer, at f: Double, byIndex: [Int: LottieLayer], depth: Int) -> SceneNode? {
+    func plainNode(_ layer: LottieLayer, at f: Double, byIndex: [Int: LottieLayer], depth: Int, budget: SceneBudget)
+        -> SceneNode?
+    {
         guard !layer.hidden, f >= layer.inPoint, f < layer.outPoint else { return nil }
         let local = layer.localTime(f)
         let opacity = layer.transform.opacityFraction(at: local)
@@ -118,12 +130,13 @@ public struct LottieAnimation: SceneSource {
         var clip: BezierPath?
         switch layer.content {
         case .null: return nil
-        case .shapes(let shapes): children = draw(shapes, at: local).nodes
+        case .shapes(let shapes): children = draw(shapes, at: local, budget: budget).nodes
         case .precomp(let asset, let w, let h):
             guard asset < assets.count else { return nil }
-            children = nodes(of: assets[asset], at: local, depth: depth + 1)
+            children = nodes(of: assets[asset], at: local, depth: depth + 1, budget: budget)
             clip = .rect(Rect(x: 0, y: 0, width: w, height: h))
         case .solid(let color, let w, let h):
+            budget.built(shapes: 1, segments: 5)
             children = [
                 SceneNode(
                     transform: .identity, opacity: 1,
@@ -171,11 +184,11 @@ public struct LottieAnimation: SceneSource {
     /// applies to the whole list from its enclosing groups.
     func draw(
         _ items: [LottieShape], at f: Double, trim inherited: TrimRanges? = nil, round inheritedRound: Double = 0,
-        place: [Int] = []
+        place: [Int] = [], budget: SceneBudget
     )
         -> (nodes: [SceneNode], pieces: [Piece])
     {
-        guard place.count < Self.maximumDepth else { return ([], []) }
+        guard place.count < Self.maximumDepth, budget.cut == nil else { return ([], []) }
         // The corner radius that applies to the item at each index: the first rd after it.
         var rounds = Array(repeating: inheritedRound, count: items.count)
         var nextRound = inheritedRound
@@ -205,9 +218,11 @@ public struct LottieAnimation: SceneSource {
         var pieces: [Piece] = []
         var topFirst: [SceneNode] = []
         for (i, item) in items.enumerated() {
+            guard budget.cut == nil else { break }
             switch item {
             case .group(let children, let transform):
-                let inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i])
+                let inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i], budget: budget)
+                guard budget.built(segments: Self.elementCount(inner.pieces)) else { break }
                 let matrix = transform.matrix(at: f)
                 pieces += inner.pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
                 let opacity = transform.opacityFraction(at: f)
@@ -219,20 +234,29 @@ public struct LottieAnimation: SceneSource {
                 }
             case .path(let property, let reversed):
                 pieces.append(piece(property.value(at: f), i, reversed: reversed))
+                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
             case .ellipse(let position, let size, let reversed):
                 pieces.append(
                     Piece(
                         path: Self.ellipse(position.value(at: f), size.value(at: f), reversed: reversed), trim: trims[i]
                     ))
+                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
             case .rect(let position, let size, let radius, let reversed):
                 let path = Self.rectanglePath(position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0)
                 pieces.append(piece(path, i, reversed: reversed))
+                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
             case .polystar(let star):
                 pieces.append(piece(Self.polystar(star, at: f), i, reversed: false))
+                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
             case .trim, .roundCorners: continue
             case .repeater(let repeater):
                 // Everything so far in this group, copied (lottie-web's RepeaterModifier).
                 let copies = Self.repeaterCopies(repeater, at: f)
+                guard
+                    budget.built(
+                        shapes: copies.count * Self.shapeCount(topFirst),
+                        segments: copies.count * Self.elementCount(pieces))
+                else { break }
                 let backToFront = Array(topFirst.reversed())
                 var copyNodes: [[SceneNode]] = []
                 var copyPieces: [Piece] = []
@@ -256,6 +280,7 @@ public struct LottieAnimation: SceneSource {
                 topFirst = (repeater.above ? copyNodes.reversed() : copyNodes).flatMap { $0 }
             case .gradientFill(let gradient, let rule):
                 guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
+                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
                 var all = BezierPath()
                 for piece in pieces { all.append(piece.path) }
                 var drawing = fill(all, .black, rule)
@@ -263,17 +288,20 @@ public struct LottieAnimation: SceneSource {
                 topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(drawing)))
             case .gradientStroke(let gradient, let stroke):
                 guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
+                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
                 topFirst += strokeNodes(stroke, color: .black, gradient: paint, pieces, at: f)
             case .fill(let color, let opacity, let rule):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(color.value(at: f), opacity: opacity.value(at: f))
                 guard c.alpha > 0 else { continue }
+                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
                 var all = BezierPath()
                 for piece in pieces { all.append(piece.path) }
                 topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(fill(all, c, rule))))
             case .stroke(let stroke):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(stroke.color.value(at: f), opacity: stroke.opacity.value(at: f))
+                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
                 topFirst += strokeNodes(stroke, color: c, gradient: nil, pieces, at: f)
             }
         }
@@ -618,5 +646,44 @@ public struct LottieAnimation: SceneSource {
         return LottiePath(
             vertices: order.map { path.vertices[$0] }, inTangents: order.map { path.outTangents[$0] },
             outTangents: order.map { path.inTangents[$0] }, closed: path.closed)
+    }
+}
+
+extension LottieAnimation {
+    /// Path elements of `pieces` together.
+    static func elementCount(_ pieces: [Piece]) -> Int {
+        pieces.reduce(0) { $0 + $1.path.elements.count }
+    }
+
+    /// Shapes (leaves) under `nodes`, as `SceneExtent.size` counts them.
+    static func shapeCount(_ nodes: [SceneNode]) -> Int {
+        SceneExtent.size(of: FrameScene(width: 0, height: 0, background: nil, nodes: nodes)).shapes
+    }
+}
+
+/// The work one `LottieAnimation.scene(at:)` call has done, so a hostile file stops early: path
+/// elements built (shapes, their copies under group transforms and repeaters, and the paths
+/// each fill and stroke repaints) and shapes made, each cumulative over the frame. Past
+/// `ExportBudget.maximumBuiltSegments` or `maximumBuiltShapes` the scene is cut
+/// (`FrameScene.cut`) and nothing more is built. One per call, never shared between threads.
+final class SceneBudget {
+    private(set) var segments = 0
+    private(set) var shapes = 0
+    /// Set once a limit is passed.
+    private(set) var cut: SceneCut?
+
+    /// Counts work about to be done; false (and `cut` set) when it passes a limit, in which
+    /// case the caller does not do it. Counts saturate, so no input overflows them.
+    @discardableResult
+    func built(shapes addedShapes: Int = 0, segments addedSegments: Int = 0) -> Bool {
+        guard cut == nil else { return false }
+        segments = segments.addingReportingOverflow(addedSegments).overflow ? Int.max : segments + addedSegments
+        shapes = shapes.addingReportingOverflow(addedShapes).overflow ? Int.max : shapes + addedShapes
+        if segments > ExportBudget.maximumBuiltSegments {
+            cut = SceneCut(limit: .segments, count: segments)
+        } else if shapes > ExportBudget.maximumBuiltShapes {
+            cut = SceneCut(limit: .shapes, count: shapes)
+        }
+        return cut == nil
     }
 }

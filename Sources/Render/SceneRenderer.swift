@@ -27,7 +27,7 @@ public enum SceneRenderer {
     ///   - scale: pixels per point, > 0 (1 = one pixel per point).
     /// - Returns: an image of `pixelSize(width:height:scale:)` pixels.
     /// - Throws: `RenderError` when Cairo cannot allocate the surface, an image layer's file cannot
-    ///   be read, or drawing fails.
+    ///   be read, drawing fails, or the scene's source cut it short (`FrameScene.cut`).
     public static func render(_ scene: FrameScene, scale: Double = 1) throws(RenderError) -> RGBAImage {
         try render(scene, scale: scale, largeStrokeThreshold: largeStrokePoints)
     }
@@ -38,6 +38,10 @@ public enum SceneRenderer {
     static func render(_ scene: FrameScene, scale: Double, largeStrokeThreshold: Int) throws(RenderError)
         -> RGBAImage
     {
+        if scene.cut != nil {
+            // Export planning refuses these first (ExportBudget); an incomplete scene is never drawn.
+            throw RenderError("the frame needs more than a frame may build (FrameScene.cut); nothing is drawn")
+        }
         let size = pixelSize(width: scene.width, height: scene.height, scale: scale)
         let canvas = try CairoCanvas(width: size.width, height: size.height)
         let cr = canvas.context

@@ -101,6 +101,17 @@ public enum ExportBudget {
     /// stroke (a clip, text shaping) of its own, and 10 000 copies of a small scene took over
     /// 20 s to export where 1000 take about one (the fuzzer's replicator inputs).
     public static let maximumDrawnLayers = 2_000
+    /// Most path elements a scene source may build for one frame before drawing (a Lottie
+    /// file's shapes, their copies under groups and repeaters, and the paths its fills and
+    /// strokes repaint: `FrameScene.cut`): twice what a frame may draw (a frame within
+    /// `maximumPathSegments` builds its paths and repaints them once), while 6 000 fills each
+    /// repainting the ellipses before them (6 GB and 35 s of `validate` before this bound) or
+    /// three nested repeaters of 1 000 copies (no end in 60 s) stop after a bounded amount of
+    /// work: about 250 MB and a second (an element is 56 bytes).
+    public static let maximumBuiltSegments = 2 * maximumPathSegments
+    /// Most shapes (fills, strokes, solids, repeater copies) a scene source may build for one
+    /// frame: twice `maximumDrawnLayers`, for the same reason.
+    public static let maximumBuiltShapes = 2 * maximumDrawnLayers
     /// Most pixels of one image layer's PNG.
     public static let maximumImagePixels = PNGStructure.maximumPixelCount
     /// Largest drawn extent of one layer in device pixels: the larger side of its box (plus its
@@ -162,12 +173,24 @@ public enum ExportBudget {
     /// from a preset's keys: the first frame of `plan` with a shape drawn past
     /// `maximumDrawnExtent` (`SceneExtent.firstOver`), so `validate` and export planning refuse
     /// what the renderer would refuse mid-export, and a frame drawing more than
-    /// `maximumDrawnLayers` shapes or `maximumPathSegments` path elements. Evaluates every frame (no drawing); blamed on
+    /// `maximumDrawnLayers` shapes or `maximumPathSegments` path elements, or whose source
+    /// stopped building it (`FrameScene.cut`). Evaluates every frame (no drawing); blamed on
     /// `$.layers`, since the scene does not say which layer a shape came from.
     static func sceneExtentViolations(_ source: any SceneSource, plan: LoopPlan, scale: Double) -> [BudgetViolation] {
         guard scale.isFinite, scale > 0 else { return [] }
         for index in 0..<plan.frameCount {
             let scene = source.scene(at: plan.sampleTime(ofFrame: index))
+            if let cut = scene.cut {
+                let limit = cut.limit == .segments ? maximumBuiltSegments : maximumBuiltShapes
+                let what = cut.limit == .segments ? "path segments" : "shapes"
+                return [
+                    BudgetViolation(
+                        subject: .preset(path: "$.layers"), value: Double(cut.count), limit: Double(limit),
+                        message:
+                            "frame \(index) needs more than \(limit) \(what) to build (a fill or stroke paints every path before it in its group, a repeater copies everything before it), the limit per frame"
+                    )
+                ]
+            }
             let (shapes, segments) = SceneExtent.size(of: scene)
             if segments > maximumPathSegments {
                 return [

@@ -14,13 +14,43 @@ public struct FrameScene: Equatable, Sendable {
     public var background: RGBAColor?
     /// Top-level nodes, back to front.
     public var nodes: [SceneNode]
+    /// Set when the scene's source stopped building it at a limit of `ExportBudget` (a Lottie
+    /// file whose fills repaint thousands of paths, or nested repeaters): the scene is then
+    /// incomplete, `ExportBudget` refuses the export and `SceneRenderer` the frame. nil for
+    /// every complete scene (every preset's).
+    public var cut: SceneCut?
 
     /// A scene; see the properties.
-    public init(width: Double, height: Double, background: RGBAColor?, nodes: [SceneNode]) {
+    public init(width: Double, height: Double, background: RGBAColor?, nodes: [SceneNode], cut: SceneCut? = nil) {
         self.width = width
         self.height = height
         self.background = background
         self.nodes = nodes
+        self.cut = cut
+    }
+}
+
+/// Why and where a scene source stopped building a scene (`FrameScene.cut`), so that a
+/// hostile file is refused in bounded time and memory instead of being built whole first.
+public struct SceneCut: Equatable, Sendable {
+    /// The limit that was passed.
+    public enum Limit: Equatable, Sendable {
+        /// `ExportBudget.maximumPathSegments` path elements, drawn or held for drawing.
+        case segments
+        /// `ExportBudget.maximumDrawnLayers` shapes (leaves: shape, text, image).
+        case shapes
+    }
+
+    /// Which limit.
+    public var limit: Limit
+    /// The count when building stopped: more than the limit, a lower bound of the whole
+    /// scene's count.
+    public var count: Int
+
+    /// A cut; see the properties.
+    public init(limit: Limit, count: Int) {
+        self.limit = limit
+        self.count = count
     }
 }
 

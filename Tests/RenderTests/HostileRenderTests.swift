@@ -19,6 +19,19 @@ import Timeline
     }
 }
 
+@Test func aSceneCutShortAtABudgetIsNeverDrawn() {
+    // A source that stopped building (FrameScene.cut) hands over an incomplete scene; export
+    // planning refuses it first, and the renderer refuses it too rather than draw part of it.
+    let scene = FrameScene(
+        width: 10, height: 10, background: nil, nodes: [], cut: SceneCut(limit: .segments, count: 4_000_001))
+    #expect {
+        try SceneRenderer.render(scene)
+    } throws: { error in
+        (error as? RenderError)?.description
+            == "the frame needs more than a frame may build (FrameScene.cut); nothing is drawn"
+    }
+}
+
 @Test func rgbaImageRejectsOverflowingSizes() {
     #expect(RGBAImage(width: Int.max / 2, height: 3, pixels: []) == nil)
     #expect(RGBAImage(width: 1 << 31, height: 1 << 31, pixels: []) == nil)
