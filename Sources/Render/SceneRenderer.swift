@@ -568,15 +568,22 @@ public enum SceneRenderer {
         cairo_save(cr)
         defer { cairo_restore(cr) }
         let matrix = ctm.affine ?? affineApproximation(ctm, at: Point(x: 0, y: 0))
+        // Text is always filled as glyph outlines (`cairo_text_path` / `cairo_glyph_path`, then
+        // `cairo_fill`), never drawn as FreeType glyph images (`cairo_show_text`): Cairo 1.16's
+        // image backend puts each glyph image at a whole-pixel origin, so a glyph moved by a
+        // quarter pixel did not move at all and one moved by half a pixel jumped a whole one,
+        // while the outline lands where the layout puts it, as on the device (Core Graphics
+        // positions glyphs at subpixel offsets) and as the Lottie export's outlines
+        // (`TextOutline`) say. docs/encoding.md, Text.
+        //
         // Above `largeTextEm` device px per em the glyphs are laid out and outlined at
         // `largeTextEm` px per em under the identity matrix (so FreeType's 1/64 px outline grid
         // is 1/65 536 em) and the outlines filled through the layer's matrix scaled back by
-        // `fontSize / largeTextEm`, instead of asking FreeType for glyphs at
-        // the device size: FreeType refuses more than 65 535 px per em ("error occurred in
-        // libfreetype" at a scale of 2000 on a 40 pt label) and Cairo caches each glyph as an
-        // A8 image of about em² bytes (a 4 000 px em: 72 MB for two glyphs). Hinting is off, so
-        // an outline scales exactly; no bundled preset comes near (loading-dots at --scale 16:
-        // 544 px).
+        // `fontSize / largeTextEm`, instead of asking FreeType for the outlines at the device
+        // size: FreeType refuses more than 65 535 px per em ("error occurred in libfreetype" at
+        // a scale of 2000 on a 40 pt label) and Cairo caches each glyph at the device size.
+        // Hinting is off, so an outline scales exactly; no bundled preset comes near
+        // (loading-dots at --scale 16: 544 px).
         let large = !(text.fontSize * matrix.largestStretch <= Self.largeTextEm)
         if !large { setMatrix(matrix, cr) }
         let layoutSize = large ? Self.largeTextEm : text.fontSize
@@ -587,13 +594,14 @@ public enum SceneRenderer {
         let height = font.ascent + font.descent
         let c = text.color
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
+        cairo_new_path(cr)
         if text.features.isEmpty {
             // Unshaped: Cairo's own text API, glyph by glyph (every bundled preset).
             var extents = cairo_text_extents_t()
             cairo_text_extents(cr, text.string, &extents)
             let width = extents.x_advance
             cairo_move_to(cr, -text.anchor.x * width, -text.anchor.y * height + font.ascent)
-            if large { cairo_text_path(cr, text.string) } else { cairo_show_text(cr, text.string) }
+            cairo_text_path(cr, text.string)
         } else {
             guard let shaped = face.shaper?.shape(text.string, size: layoutSize, features: text.features) else {
                 throw RenderError("cannot shape text in family \"\(text.fontFamily)\" with HarfBuzz")
@@ -601,13 +609,13 @@ public enum SceneRenderer {
             let x = -text.anchor.x * shaped.advance
             let y = -text.anchor.y * height + font.ascent
             var glyphs = shaped.glyphs.map { cairo_glyph_t(index: $0.index, x: $0.x + x, y: $0.y + y) }
-            if large {
-                cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
-            } else {
-                cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
-            }
+            cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
         }
-        guard large, let outline = cairo_copy_path(cr) else { return }
+        guard large else {
+            cairo_fill(cr)
+            return
+        }
+        guard let outline = cairo_copy_path(cr) else { return }
         defer { cairo_path_destroy(outline) }
         cairo_new_path(cr)
         let back = text.fontSize / layoutSize
@@ -616,8 +624,8 @@ public enum SceneRenderer {
         cairo_fill(cr)
     }
 
-    /// Device pixels per em above which text is filled as glyph outlines rather than drawn
-    /// as FreeType glyph images (see `drawText`).
+    /// Device pixels per em above which text is outlined at this size and the outline scaled
+    /// to the device, rather than outlined by FreeType at the device size (see `drawText`).
     static let largeTextEm = 1024.0
 
     private static func drawImage(_ image: ImageDrawing, alpha: Double, ctm: ProjectiveTransform, in cr: OpaquePointer)

@@ -9,16 +9,12 @@ import Testing
 /// the pixels may) at 8 instants of the loop, frames round(k·N/8). The import knows nothing of
 /// how the export sampled, so a keyframe curve that does not reproduce the preset's motion
 /// (a wrong easing handle, a wrong anchor, a jump in the wrong place) shows up here. Measured
-/// over every frame: the 7 presets without text differ in no pixel beyond the tolerance.
+/// over every frame: no preset differs in any pixel beyond the tolerance, the 3 with text
+/// included since the renderer fills the glyph outlines the export writes (`TextOutline`) at
+/// the same subpixel places; drawn as Cairo's glyph images at whole-pixel origins, as before
+/// issue 21's text fix, loading-dots differed in 7.2 % of the pixels, circular-progress 0.63 %.
 @Suite struct LottieRoundTripTests {
     static let refused: Set<String> = ["flipping-square", "twin-circle-scale"]
-
-    /// Presets with text, known not to round-trip yet: the export writes the glyph outlines
-    /// (`TextOutline`), which the import fills exactly, while the renderer draws the text with
-    /// Cairo's glyph images at rounded positions (docs/encoding.md, Lottie). Measured worst
-    /// frames: loading-dots and loading-dots-modifier 7.2 % of the pixels, circular-progress
-    /// 0.63 %. A known issue that stops happening fails the test, so this list must shrink.
-    static let text: Set<String> = ["loading-dots", "loading-dots-modifier", "circular-progress"]
 
     static let presets: [String] = PresetCatalogTests.presetFiles.filter {
         !refused.contains(URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent)
@@ -67,12 +63,6 @@ import Testing
             shares.append(differingShare(a, b))
         }
         let worst = shares.max() ?? 0
-        if Self.text.contains(name) {
-            withKnownIssue("text drawn as glyph images, exported as outlines") {
-                #expect(worst <= GoldenTolerance.share, "\(name): \(worst * 100) % of the pixels differ")
-            }
-        } else {
-            #expect(worst <= GoldenTolerance.share, "\(name): \(worst * 100) % of the pixels differ")
-        }
+        #expect(worst <= GoldenTolerance.share, "\(name): \(worst * 100) % of the pixels differ")
     }
 }

@@ -99,11 +99,62 @@ private func middleRowOfI(scale: Double, anchor: Point = Point(x: 0.5, y: 0.5)) 
     let above = try stem(SceneRenderer.largeTextEm * 1.02)
     #expect(below.width > 0.05 && below.width < 0.2, "stem \(below.width) em")
     #expect(abs(below.width - above.width) * SceneRenderer.largeTextEm < 0.1)
-    // Cairo 1.16's image backend puts glyph images at whole-pixel origins; outlines are not
-    // snapped, so the centres agree to half a pixel.
-    #expect(abs(below.centre - above.centre) * SceneRenderer.largeTextEm < 0.55)
+    // Both sides fill outlines where they fall (issue 21), so the centres agree too (drawn
+    // below the switch as Cairo's glyph images, at whole-pixel origins, they were up to half a
+    // pixel apart).
+    let apart = (below.centre - above.centre) * SceneRenderer.largeTextEm
+    #expect(abs(apart) < 0.02, "centres \(apart) px apart")
     // 80 000 px per em, past FreeType's limit: the canvas lies inside the stem when the box is
     // centred on it, and inside the left side bearing when the box starts at its centre.
     #expect(try middleRowOfI(scale: 2000).allSatisfy { $0 == 255 })
     #expect(try middleRowOfI(scale: 2000, anchor: Point(x: 0, y: 0.5)).allSatisfy { $0 == 0 })
+}
+
+// Issue 21: text lands where the layout puts it, at fractions of a pixel. Drawn as Cairo 1.16's
+// glyph images (`cairo_show_text`), each glyph was placed at a whole-pixel origin: an "l" moved
+// by 0.25 px did not move, one moved by 0.5 px jumped by 1 px (measured before the change:
+// centroid shifts 0, 1, 1 px for offsets 0.25, 0.5, 0.75 px).
+
+/// The alpha-weighted centroid (x, y), in pixels, of Inter's "l" at 34 px per em on a 40 × 50
+/// canvas, its box's left edge at `x` and its middle at `y`; `features` non-empty takes the
+/// HarfBuzz-shaped path.
+private func centroidOfL(x: Double, y: Double = 25, features: [String] = []) throws -> (x: Double, y: Double) {
+    let drawing = TextDrawing(
+        string: "l", fontFamily: "Inter", fontSize: 34, fontWeight: .regular, color: .black,
+        anchor: Point(x: 0, y: 0.5), features: features)
+    let scene = FrameScene(
+        width: 40, height: 50, background: nil,
+        nodes: [
+            SceneNode(
+                transform: ProjectiveTransform(AffineTransform.translation(x: x, y: y)), opacity: 1,
+                content: .text(drawing))
+        ])
+    let image = try SceneRenderer.render(scene)
+    var sum = 0.0
+    var sx = 0.0
+    var sy = 0.0
+    for py in 0..<image.height {
+        for px in 0..<image.width {
+            let a = Double(image[px, py].a)
+            sum += a
+            sx += a * (Double(px) + 0.5)
+            sy += a * (Double(py) + 0.5)
+        }
+    }
+    try #require(sum > 0)
+    return (sx / sum, sy / sum)
+}
+
+@Test(arguments: [[String](), ["tnum"]])
+func glyphsLandAtFractionalOffsets(features: [String]) throws {
+    let origin = try centroidOfL(x: 10, features: features)
+    for step in 1...3 {
+        let offset = Double(step) * 0.25
+        let right = try centroidOfL(x: 10 + offset, features: features)
+        #expect(abs(right.x - origin.x - offset) < 0.05, "moved \(offset) px right: ink moved \(right.x - origin.x) px")
+        #expect(abs(right.y - origin.y) < 0.01)
+        let down = try centroidOfL(x: 10, y: 25 + offset, features: features)
+        #expect(abs(down.y - origin.y - offset) < 0.05, "moved \(offset) px down: ink moved \(down.y - origin.y) px")
+        #expect(abs(down.x - origin.x) < 0.01)
+    }
 }
