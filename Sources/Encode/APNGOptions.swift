@@ -59,6 +59,10 @@ public struct APNGOptions: Equatable, Sendable {
     /// Whether an animation that fits a palette is also written as truecolour with alpha, the
     /// smaller file kept, for the measurements in docs/encoding.md.
     @_spi(Measure) public var tryTruecolor = true
+    /// Whether each frame's final stream is also re-encoded by `DeflateRecoder` (the same
+    /// symbols, block boundaries and Huffman codes chosen for size) and the shorter stream kept
+    /// (true, the default), for the measurements in docs/encoding.md (round 16).
+    @_spi(Measure) public var recode = true
 
     /// Options with the given values: by default loop forever, default effort, every core.
     public init(loop: LoopCount = .forever, effort: APNGEffort = .default, workers: Int? = nil) {
