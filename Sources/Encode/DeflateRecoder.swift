@@ -222,8 +222,13 @@ enum DeflateRecoder {
         init(lengths: [UInt8]) {
             for length in lengths { counts[Int(length)] += 1 }
             counts[0] = 0
-            for length in 1...15 {
-                for (symbol, l) in lengths.enumerated() where Int(l) == length { symbols.append(symbol) }
+            // Symbols sorted by code length, then by symbol (one counting pass).
+            var offsets = [Int](repeating: 0, count: 16)
+            for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
+            symbols = [Int](repeating: 0, count: offsets[15] + counts[15])
+            for (symbol, length) in lengths.enumerated() where length > 0 {
+                symbols[offsets[Int(length)]] = symbol
+                offsets[Int(length)] += 1
             }
         }
 
@@ -462,15 +467,20 @@ enum DeflateRecoder {
     /// symbol when `spare` is the used one), and a code with none the two, so every code is
     /// complete (§3.2.7 allows one distance code; zlib's inflater accepts complete codes always).
     static func complete(_ lengths: inout [UInt8], spare: Int) {
-        let used = lengths.indices.filter { lengths[$0] > 0 }
-        if used.count >= 2 { return }
-        if used.isEmpty {
+        var used = 0
+        var first = 0
+        for (symbol, length) in lengths.enumerated() where length > 0 {
+            if used == 0 { first = symbol }
+            used += 1
+            if used >= 2 { return }
+        }
+        if used == 0 {
             lengths[spare] = 1
             lengths[spare + 1] = 1
             return
         }
-        lengths[used[0]] = 1
-        lengths[used[0] == spare ? spare + 1 : spare] = 1
+        lengths[first] = 1
+        lengths[first == spare ? spare + 1 : spare] = 1
     }
 
     /// Optimal prefix-code lengths for `frequencies` (Huffman), at most `limit` bits long:
