@@ -9,8 +9,8 @@
 /// size of each block, stored (§3.2.4), fixed (§3.2.6) or dynamic (§3.2.7), whichever is
 /// smallest; a dynamic block's codes are optimal length-limited Huffman codes (at most 15 bits,
 /// the code-length code at most 7, §3.2.7), its header the smallest of the eight ways of using
-/// the repeat codes 16, 17 and 18. libdeflate 12's streams shrink by 0.1–0.7 % on the bundled
-/// presets' APNG frames this way.
+/// the repeat codes 16, 17 and 18. The bundled presets' APNGs (libdeflate 12's and zlib 9's
+/// streams) shrink by 0.08–0.88 % this way.
 enum DeflateRecoder {
     /// A literal byte (0…255) or a match: length 3…258 in the high 16 bits, distance
     /// 1…32 768 in the low 16.
