@@ -67,7 +67,9 @@ private func discRows(side: Int, phase: Int) -> [UInt8] {
 struct DeflateRecoderTests {
     /// Each input through libdeflate 12 and zlib 9, then recoded: zlib inflates the recoded
     /// stream to the input, and it is never longer than the stream it came from.
-    @Test(arguments: ["empty", "one byte", "runs of 258", "random", "low entropy", "disc rows", "long disc"])
+    @Test(arguments: [
+        "empty", "one byte", "runs of 258", "random", "random 70 000", "low entropy", "disc rows", "long disc",
+    ])
     func recodedStreamsInflateToTheInput(sample: String) throws {
         var random = Sequence64(state: 22)
         let input: [UInt8]
@@ -77,6 +79,8 @@ struct DeflateRecoderTests {
         case "runs of 258":
             input = [UInt8](repeating: 0, count: 258 * 40 + 7) + [1] + [UInt8](repeating: 9, count: 1000)
         case "random": input = (0..<5000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        // Incompressible data longer than one stored block holds (65 535 bytes).
+        case "random 70 000": input = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         case "low entropy": input = (0..<40_000).map { _ in UInt8(random.next() % 7) }
         case "disc rows": input = discRows(side: 48, phase: 3)
         default: input = (0..<6).flatMap { discRows(side: 64, phase: $0) }
