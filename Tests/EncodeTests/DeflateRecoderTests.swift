@@ -134,6 +134,21 @@ struct DeflateRecoderTests {
         #expect(histogram[286..<316].allSatisfy { $0 > 0 })
     }
 
+    /// One stored block of 70 000 bytes is written as two stored blocks (65 535 + 4 465 bytes,
+    /// RFC 1951 §3.2.4), the last one final, and zlib inflates them.
+    @Test func storedBlockLongerThan65535Bytes() throws {
+        var random = Sequence64(state: 5)
+        let bytes = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let tokens = bytes.map { DeflateRecoder.Token($0) }
+        var writer = DeflateRecoder.BitWriter()
+        DeflateRecoder.write(tokens[...], kind: .stored, final: true, stored: bytes[...], to: &writer)
+        let body = writer.finish()
+        #expect(body.count == 70_000 + 2 * 5)
+        #expect(Array(body[0..<5]) == [0x00, 0xFF, 0xFF, 0x00, 0x00])
+        #expect(Array(body[65_540..<65_545]) == [0x01, 0x71, 0x11, 0x8E, 0xEE])
+        #expect(zlibInflate(zlibWrapped(body, holding: bytes), size: bytes.count) == bytes)
+    }
+
     /// Corrupt or truncated data and preset dictionaries are refused (nil), never a crash.
     @Test func invalidStreamsAreRefused() throws {
         let good = try PNGChunks.deflate(discRows(side: 32, phase: 1), level: 12)
