@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "SpecTests", dependencies: ["Spec"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry", "Render"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "CCairo"]),
-        .testTarget(name: "EncodeTests", dependencies: ["Encode"]),
+        .testTarget(name: "EncodeTests", dependencies: ["Encode", "CDeflate"]),
         .testTarget(
             name: "LottieImportTests", dependencies: ["LottieImport", "Timeline", "Render", "Spec", "Geometry"],
             resources: [.copy("Fixtures")]),

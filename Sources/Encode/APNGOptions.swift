@@ -5,11 +5,14 @@ public enum APNGEffort: Equatable, Sendable, CaseIterable {
     /// Every candidate frame compressed by zlib level 9 and the smallest chosen; the chosen one
     /// then by libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered scanlines and, when
     /// their zlib 9 stream is no larger (`rowFilterGate`), on row-filtered ones, the smallest
-    /// stream kept; the frames of a batch on `workers` threads (docs/encoding.md, "APNG").
+    /// stream kept, then its symbols re-encoded in better blocks and Huffman codes
+    /// (`DeflateRecoder`) when that is shorter; the frames of a batch on `workers` threads
+    /// (docs/encoding.md, "APNG", round 16).
     case `default`
     /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
-    /// `libzopfli-dev`), keeping whichever stream is smaller: a few per cent smaller, many
-    /// times slower (docs/encoding.md, "APNG").
+    /// `libzopfli-dev`), keeping whichever stream is smaller (and re-encoded by
+    /// `DeflateRecoder` after that choice): a few per cent smaller, many times slower
+    /// (docs/encoding.md, "APNG").
     case max
 }
 
@@ -59,6 +62,10 @@ public struct APNGOptions: Equatable, Sendable {
     /// Whether an animation that fits a palette is also written as truecolour with alpha, the
     /// smaller file kept, for the measurements in docs/encoding.md.
     @_spi(Measure) public var tryTruecolor = true
+    /// Whether each frame's final stream is also re-encoded by `DeflateRecoder` (the same
+    /// symbols, block boundaries and Huffman codes chosen for size) and the shorter stream kept
+    /// (true, the default), for the measurements in docs/encoding.md (round 16).
+    @_spi(Measure) public var recode = true
 
     /// Options with the given values: by default loop forever, default effort, every core.
     public init(loop: LoopCount = .forever, effort: APNGEffort = .default, workers: Int? = nil) {

@@ -74,6 +74,8 @@ struct APNGWriter {
     /// smallest are compressed by zlib 9 too and chosen by that, the rest dropped; the frame's
     /// final streams are then made as without an estimate. nil: choose by the estimate alone.
     let estimateMargin: Int?
+    /// Whether each frame's final stream is re-encoded by `DeflateRecoder`, the shorter kept.
+    let recode: Bool
     let workers: Int
     let frameCount: Int
     let plays: UInt32
@@ -103,6 +105,7 @@ struct APNGWriter {
         self.estimateLevel = options.estimateLevel.map { min(12, max(0, $0)) }
         self.finalZlib = options.finalZlib
         self.estimateMargin = options.estimateMargin.map { max(0, $0) }
+        self.recode = options.recode
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
@@ -276,7 +279,7 @@ struct APNGWriter {
 
     /// Emits the queued frames whose dispose op is known, once there are at least
     /// `max(4, 2·workers)` of them or at the end: first each frame's final stream (`final`;
-    /// at `effort: .max` then Zopfli), the frames of a batch on `workers` threads at once, so
+    /// at `effort: .max` then Zopfli; then `DeflateRecoder` when it is shorter), the frames of a batch on `workers` threads at once, so
     /// the slow libdeflate 12 and Zopfli runs of one frame overlap those of the next.
     private mutating func flush(final: Bool) throws {
         let ready = queue.prefix { $0.dispose != nil }.count
@@ -287,15 +290,20 @@ struct APNGWriter {
         )
         // With a margin the queued stream is zlib 9's, so the final streams are made as without an estimate.
         let (estimateLevel, finalZlib) = (estimateMargin == nil ? self.estimateLevel : nil, self.finalZlib)
-        let (iterations, zopfli) = (zopfliIterations, effort == .max)
+        let (iterations, zopfli, recode) = (zopfliIterations, effort == .max, self.recode)
         let streams = try ParallelWork.map(count: batch.count, workers: workers) { i throws(EncodeError) in
             guard let raw = batch[i].raw else { return batch[i].stream }
             let kept = try APNGWriter.final(
                 raw, batch[i].stream, width: batch[i].rect.width, mode: mode, level: level, heuristics: heuristics,
                 gate: gate, selectByFinal: selectByFinal, estimateLevel: estimateLevel, finalZlib: finalZlib)
-            guard zopfli else { return kept.stream }
-            let smaller = try PNGChunks.zopfli(kept.raw, iterations: iterations)
-            return smaller.count < kept.stream.count ? smaller : kept.stream
+            var stream = kept.stream
+            if zopfli {
+                let smaller = try PNGChunks.zopfli(kept.raw, iterations: iterations)
+                if smaller.count < stream.count { stream = smaller }
+            }
+            // The same symbols in better blocks and codes; kept only when shorter (round 16).
+            if recode, let shorter = DeflateRecoder.recode(zlib: stream) { stream = shorter }
+            return stream
         }
         for i in 0..<ready {
             queue[i].stream = streams[i]

@@ -12,7 +12,7 @@
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 //                    [--lossy N] [--workers N] [--repeat N]
 //   animexport-bench --encode-frames DIR PRESET -o OUT.apng|OUT.webp [--effort max] [--workers N]
-//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--estimate zlib|N[,nozlib]] [--estimate-margin N]
+//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--estimate zlib|N[,nozlib]] [--estimate-margin N] [--recode 0|1]
 //                    [--webp M,Q,EXACT,MINSIZE]...
 //                    [--stream]
 //
@@ -97,6 +97,8 @@ struct AnimatedSettings {
     var estimateMargin: Int?
     var sortPalette: Bool?
     var tryTruecolor: Bool?
+    /// `--recode 0|1`: `APNGOptions.recode`.
+    var recode: Bool?
     var webpTunings: [WebPEncoder.Tuning] = []
     /// `--stream` (WebP): decode the PNGs a batch at a time inside the encode, as img2webp
     /// reads one file after another, instead of all of them up front on every core.
@@ -204,6 +206,7 @@ func encodeFrames(
         if let margin = animated.estimateMargin { options.estimateMargin = margin }
         if let sort = animated.sortPalette { options.sortPalette = sort }
         if let rgba = animated.tryTruecolor { options.tryTruecolor = rgba }
+        if let recode = animated.recode { options.recode = recode }
         let source = try FrameArray(frames)
         (bytes, fastest) = try fastestEncode(repeats: repeats) {
             try APNGEncoder.encode(source, period: plan.period, options: options).bytes
@@ -436,6 +439,10 @@ while !arguments.isEmpty {
         guard let value = arguments.first, value == "0" || value == "1" else { fail("--sort-palette needs 0 or 1", 64) }
         arguments.removeFirst()
         animated.sortPalette = value == "1"
+    case "--recode":
+        guard let value = arguments.first, value == "0" || value == "1" else { fail("--recode needs 0 or 1", 64) }
+        arguments.removeFirst()
+        animated.recode = value == "1"
     case "--over-runs":
         guard let value = arguments.first, value == "0" || value == "1" else { fail("--over-runs needs 0 or 1", 64) }
         arguments.removeFirst()

@@ -335,6 +335,36 @@ struct APNGEncoderTests {
         if let last = decoded.last { #expect(onBlack(last).allSatisfy { $0 == 0 }) }
     }
 
+    /// Re-encoding each frame's stream (`DeflateRecoder`, round 16) never makes a file larger,
+    /// keeps every chunk but the image data's, and Pillow decodes the same frames from both.
+    @Test(arguments: ["disc", "gradient"])
+    func recodedFramesAreNoLargerAndDecodeAlike(sample: String) throws {
+        let frames = sample == "disc" ? fadingDisc(frames: 16, size: 40) : gradient(frames: 6)
+        var off = APNGOptions()
+        off.recode = false
+        let plain = try APNGEncoder.encode(try FrameArray(frames), period: 0.4, options: off)
+        let recoded = try APNGEncoder.encode(try FrameArray(frames), period: 0.4, options: APNGOptions())
+        #expect(recoded.bytes.count <= plain.bytes.count)
+        let (a, b) = (WalkedAPNG(plain.bytes), WalkedAPNG(recoded.bytes))
+        #expect(a.chunks.map(\.type) == b.chunks.map(\.type))
+        #expect(a.controls.map(\.sequence) == b.controls.map(\.sequence))
+        for (x, y) in zip(a.chunks, b.chunks) where x.type != "IDAT" && x.type != "fdAT" {
+            #expect(x.data == y.data, "\(x.type)")
+        }
+        let plainFile = try temporaryFile(plain.bytes)
+        let recodedFile = try temporaryFile(recoded.bytes)
+        defer {
+            try? FileManager.default.removeItem(atPath: plainFile.directory)
+            try? FileManager.default.removeItem(atPath: recodedFile.directory)
+        }
+        let w = frames[0].width
+        let h = frames[0].height
+        let before = try pillowFrames(plainFile.path, width: w, height: h).frames
+        let after = try pillowFrames(recodedFile.path, width: w, height: h).frames
+        #expect(after.count == before.count)
+        #expect(after.map(\.pixels) == before.map(\.pixels))
+    }
+
     /// The chunk walker's rules hold for every sample and both efforts: CRCs, sequence numbers,
     /// acTL count, frame 0 as the default image; later frames use sub-rectangles.
     @Test(arguments: [APNGEffort.default, .max])
