@@ -4,7 +4,8 @@
 Usage (needs numpy and Pillow; the reference renderers run in the tools venv through
 scripts/lottie_refs.py):
 
-    edge_truth.py --binary BIN [--venv-python PY] [--keep DIR] [--json] [CASE...]
+    edge_truth.py --binary BIN [--venv-python PY] [--keep DIR] [--json] [--no-refs] [CASE...]
+    edge_truth.py --binary AFTER --before BEFORE --presets PRESET... [--keep DIR] [--json]
 
 Each case is one geometry, written as a one-frame Lottie file (and, for the ring cases, as a
 preset too), drawn by ours (`BIN FILE --frame 0 -o X.png`, straight alpha), by rlottie and by
@@ -23,6 +24,13 @@ right, top, bottom) the mean signed error over the class's pixels (renderer - tr
 units), the summed error as an area in px^2, and, where the edge length L is known, that area /
 L: how far the renderer's edge sits outward of the true one, in px (positive = too much
 coverage). A pixel is an edge pixel of a class when truth or renderer is neither 0 nor 255 there.
+
+With --presets: for each preset at 0, 25, 50 and 75 % of its loop, the PSNR (RGB on white and on
+black, the lower) of BEFORE's and AFTER's 1x frame against AFTER's frame at --scale 8 averaged
+over 8 x 8 pixel boxes (curves flattened 8 times finer, every edge pixel exact-area), and whether
+the two 1x frames differ: how a renderer change moves the presets' pixels relative to the truth.
+Cases: ring, ring-offset, arc-caps, ring-polygon, disc-polygon, disc, rect, rect-stroke.
+Measured 2026-12-03: docs/lottie.md, "Where the references disagree with the exact coverage".
 """
 import argparse
 import json
@@ -182,7 +190,6 @@ def cases():
     edge = (np.abs(d - (r - w / 2)) < 0.75) | (np.abs(d - (r + w / 2)) < 0.75) | near_caps
     truth = sampled_coverage(inside, edge)
     trim = {"ty": "tm", "s": {"a": 0, "k": 0}, "e": {"a": 0, "k": 50}, "o": {"a": 0, "k": 0}, "m": 1}
-    tr_rot = None
     doc = lottie_doc([ellipse(0, 0, 2 * r), trim, stroke(w)])
     # turn the group about the ring's centre
     tr_rot = doc["layers"][0]["shapes"][0]["it"][-1]
@@ -230,11 +237,9 @@ def cases():
 def rect_classes(x0, y0, x1, y1):
     jj, ii = np.mgrid[0:SIZE, 0:SIZE]
     px, py = ii + 0.5, jj + 0.5
-    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-    # nearest side by normalised distance
+    # each pixel to the side its centre is nearest to
     dl, dr, dt, db = abs(px - x0), abs(px - x1), abs(py - y0), abs(py - y1)
     m = np.minimum(np.minimum(dl, dr), np.minimum(dt, db))
-    del mx, my
     return {"left": dl == m, "right": (dr == m) & (dl != m), "top": (dt == m) & (dl != m) & (dr != m),
             "bottom": (db == m) & (dl != m) & (dr != m) & (dt != m)}
 
@@ -279,6 +284,60 @@ def measure(alpha, case):
     return result
 
 
+# ---------------------------------------------------------------- presets: before and after
+
+def premultiplied(png):
+    a = np.asarray(Image.open(png).convert("RGBA"), dtype=float) / 255
+    return np.concatenate([a[:, :, :3] * a[:, :, 3:], a[:, :, 3:]], axis=2)
+
+
+def box(image, k):
+    h, w = image.shape[0] // k, image.shape[1] // k
+    return image[:h * k, :w * k].reshape(h, k, w, k, 4).mean(axis=(1, 3))
+
+
+def psnr_on(a, b):
+    """Lowest PSNR (RGB, 8-bit) of two premultiplied images composited on white and on black."""
+    worst = 99.0
+    for bg in (1.0, 0.0):
+        ca = (a[:, :, :3] + bg * (1 - a[:, :, 3:])) * 255
+        cb = (b[:, :, :3] + bg * (1 - b[:, :, 3:])) * 255
+        mse = float(((ca - cb) ** 2).mean())
+        worst = min(worst, 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse))
+    return worst
+
+
+def preset_rows(before, after, presets, tmp, k=8):
+    """Per preset and instant (0, 25, 50, 75 % of the loop, the goldens' instants): PSNR of the
+    1x frame of `before` and of `after` against the box average of `after`'s frame at --scale k
+    (its curves flattened k times finer, edges averaged over k x k exact-area pixels)."""
+    rows = []
+    for preset in presets:
+        name = os.path.splitext(os.path.basename(preset))[0]
+        fdir = os.path.join(tmp, name + "-frames")
+        run = subprocess.run([before, preset, "--frames", fdir + "/", "-o", os.path.join(tmp, name + ".gif"),
+                              "--force"], capture_output=True, text=True)
+        if run.returncode != 0:
+            rows.append({"preset": name, "error": run.stderr.strip()})
+            continue
+        n = len([p for p in os.listdir(fdir) if p.endswith(".png")])
+        for q in (0, 25, 50, 75):
+            f = q * n // 100
+            out = {}
+            for who, binary, scale in (("before", before, 1), ("after", after, 1), ("truth", after, k)):
+                png = os.path.join(tmp, f"{name}-{f}-{who}.png")
+                run = subprocess.run([binary, preset, "--frame", str(f), "--scale", str(scale), "-o", png, "--force"],
+                                     capture_output=True, text=True)
+                if run.returncode != 0:
+                    raise RuntimeError(run.stderr)
+                out[who] = premultiplied(png)
+            truth = box(out["truth"], k)
+            same = bool((out["before"] == out["after"]).all())
+            rows.append({"preset": name, "frame": f, "changed": not same,
+                         "before": psnr_on(out["before"], truth), "after": psnr_on(out["after"], truth)})
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True, help="animexport to measure as 'ours'")
@@ -286,8 +345,24 @@ def main():
     parser.add_argument("--keep", help="folder for the files (default: a temporary one)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-refs", action="store_true", help="measure ours only")
+    parser.add_argument("--before", help="with --presets: the build to compare against (reference main)")
+    parser.add_argument("--presets", nargs="+", help="measure these presets' frames before/after instead")
     parser.add_argument("cases", nargs="*")
     args = parser.parse_args()
+    if args.presets:
+        tmp = args.keep or tempfile.mkdtemp(prefix="edge-truth-")
+        os.makedirs(tmp, exist_ok=True)
+        rows = preset_rows(os.path.abspath(args.before), os.path.abspath(args.binary), args.presets, tmp)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return
+        for r in rows:
+            if "error" in r:
+                print(f"{r['preset']:24} ERROR {r['error']}")
+                continue
+            print(f"{r['preset']:24} frame {r['frame']:4}  {'changed' if r['changed'] else 'same   '}"
+                  f"  before {r['before']:5.1f} dB  after {r['after']:5.1f} dB")
+        return
     tmp = args.keep or tempfile.mkdtemp(prefix="edge-truth-")
     os.makedirs(tmp, exist_ok=True)
     binary = os.path.abspath(args.binary)
