@@ -186,7 +186,9 @@ func anAxisAlignedOutlineIsExact(cap: LineCap) throws {
     let pieces = [Polyline(points: [Point(x: 60, y: 60), Point(x: 60, y: 60)], closed: false)]
     for cap in LineCap.allCases {
         var area = 0.0
-        let stroker = PolylineStroker(width: 20, cap: cap, join: .miter, miterLimit: 10, transform: .identity)
+        let stroker = PolylineStroker(
+            width: 20, cap: cap, join: .miter, miterLimit: 10, transform: .identity,
+            tolerance: SceneRenderer.fillTolerance)
         stroker.stroke(pieces) { p, q in area += (p.x * q.y - q.x * p.y) / 2 }
         if cap == .round {
             #expect(abs(abs(area) - .pi * 100) < .pi)

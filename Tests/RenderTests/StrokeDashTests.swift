@@ -24,6 +24,8 @@ import Timeline
             cairo_surface_destroy(surface)
         }
         guard let cr else { return [] }
+        // The renderer's tolerance: round caps and joins from the same pen polygon.
+        cairo_set_tolerance(cr, SceneRenderer.fillTolerance)
         SceneRenderer.appendElements(of: path, to: cr)
         cairo_set_source_rgba(cr, 1, 0, 0, 1)
         cairo_set_line_width(cr, stroke.width)
