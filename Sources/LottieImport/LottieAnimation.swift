@@ -71,6 +71,7 @@ public struct LottieAnimation: SceneSource {
         var out: [SceneNode] = []
         for position in list.indices.reversed() where !Self.isMatteSource(position, of: list) {
             guard budget.cut == nil else { break }
+            if depth == 0 { budget.layer = position }
             if let node = node(at: position, of: list, at: f, byIndex: byIndex, depth: depth, budget: budget) {
                 out.append(node)
             }
@@ -669,6 +670,8 @@ extension LottieAnimation {
 final class SceneBudget {
     private(set) var segments = 0
     private(set) var shapes = 0
+    /// The top-level layer (index in `layers`, the file's order) being built, for the cut's path.
+    var layer: Int?
     /// Set once a limit is passed.
     private(set) var cut: SceneCut?
 
@@ -679,10 +682,11 @@ final class SceneBudget {
         guard cut == nil else { return false }
         segments = segments.addingReportingOverflow(addedSegments).overflow ? Int.max : segments + addedSegments
         shapes = shapes.addingReportingOverflow(addedShapes).overflow ? Int.max : shapes + addedShapes
+        let path = layer.map { "$.layers[\($0)]" }
         if segments > ExportBudget.maximumBuiltSegments {
-            cut = SceneCut(limit: .segments, count: segments)
+            cut = SceneCut(limit: .segments, count: segments, path: path)
         } else if shapes > ExportBudget.maximumBuiltShapes {
-            cut = SceneCut(limit: .shapes, count: shapes)
+            cut = SceneCut(limit: .shapes, count: shapes, path: path)
         }
         return cut == nil
     }

@@ -307,11 +307,7 @@ final class LottieDecoder {
                 let empty = LottiePath(vertices: [], inTangents: [], outTangents: [], closed: false)
                 let closed = closedOnItem ? object["closed"]?.boolValue == true : nil
                 let prop = property(ks, "\(p).ks", default: empty) { v, q in self.bezier(v, q, closed: closed) }
-                if case .keyed(let frames) = prop, let n = frames.first?.start.vertices.count,
-                    frames.contains(where: {
-                        $0.start.vertices.count != n || ($0.end.map { $0.vertices.count != n } ?? false)
-                    })
-                {
+                if case .keyed(let frames) = prop, Self.morphsVertexCounts(frames) {
                     unsupported("\(p).ks", ks, "a path morph between different vertex counts")
                 }
                 out.append(.path(prop, reversed: reversed))
@@ -592,5 +588,21 @@ final class LottieDecoder {
             }
         }
         return decoded
+    }
+}
+
+extension LottieDecoder {
+    /// Whether a keyframed path interpolates between shapes of different vertex counts: a
+    /// segment from keyframe a to the next, b, that is not a hold (`h` 1) and has b later than
+    /// a, whose start `s` and target (`e`, or b's `s`) differ in vertex count. Hold keyframes
+    /// jump from one shape to the next without interpolating (Lottie 1.0 spec, Keyframe: `h`),
+    /// so a path whose vertex count changes only at hold keyframes (our own export of text whose
+    /// glyph outlines change, circular-progress's percentage) draws exactly and is not reported.
+    static func morphsVertexCounts(_ frames: [LottieKeyframe<LottiePath>]) -> Bool {
+        // After the last keyframe its `s` holds, so only segments to a next keyframe count.
+        for (a, b) in zip(frames, frames.dropFirst()) where !a.hold && b.time > a.time {
+            if a.start.vertices.count != (a.end ?? b.start).vertices.count { return true }
+        }
+        return false
     }
 }

@@ -185,7 +185,7 @@ public enum ExportBudget {
                 let what = cut.limit == .segments ? "path segments" : "shapes"
                 return [
                     BudgetViolation(
-                        subject: .preset(path: "$.layers"), value: Double(cut.count), limit: Double(limit),
+                        subject: .preset(path: cut.path ?? "$.layers"), value: Double(cut.count), limit: Double(limit),
                         message:
                             "frame \(index) needs more than \(limit) \(what) to build (a fill or stroke paints every path before it in its group, a repeater copies everything before it), the limit per frame"
                     )

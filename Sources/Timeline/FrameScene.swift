@@ -46,11 +46,15 @@ public struct SceneCut: Equatable, Sendable {
     /// The count when building stopped: more than the limit, a lower bound of the whole
     /// scene's count.
     public var count: Int
+    /// The JSON path of the top-level layer being built when the limit was passed
+    /// (`$.layers[2]`), or nil when the source cannot say.
+    public var path: String?
 
     /// A cut; see the properties.
-    public init(limit: Limit, count: Int) {
+    public init(limit: Limit, count: Int, path: String? = nil) {
         self.limit = limit
         self.count = count
+        self.path = path
     }
 }
 

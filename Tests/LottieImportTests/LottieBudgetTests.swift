@@ -86,7 +86,8 @@ import Timeline
         // 2 000 (ellipse, fill) pairs: fill k repaints the k ellipses before it, 6 elements each,
         // 12 million elements in all; building stops past 4 000 000 (make fuzz's 6 000 pairs took
         // 35 s and 6 GB to validate when the scene was built whole and counted afterwards).
-        let pair = #"{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#
+        let pair =
+            #"{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#
         let loaded = try Self.composition(
             shapes: #"{"ty":"gr","it":["# + Array(repeating: pair, count: 2000).joined(separator: ",") + "]}")
         let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
@@ -98,7 +99,8 @@ import Timeline
         #expect(cut.count <= ExportBudget.maximumBuiltSegments + 12_000)
         #expect(scene.nodes.isEmpty)
         let v = try #require(ExportBudget.check(loaded.composition).first)
-        #expect(v.subject == .preset(path: "$.layers"))
+        #expect(v.subject == .preset(path: "$.layers[0]"))
+        #expect(cut.path == "$.layers[0]")
         #expect(v.limit == 4_000_000)
         #expect(v.exitCode == 65)
         #expect(
@@ -110,14 +112,18 @@ import Timeline
     @Test func nestedRepeatersStopAtTheBuildBudget() throws {
         // An ellipse in three nested groups, each with a repeater of 100 copies: 10^6 ellipses,
         // 6 million elements before any fill (1 000 copies each did not finish in 60 s).
-        let repeater = #"{"ty":"rp","c":{"a":0,"k":100},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":1},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
+        let repeater =
+            #"{"ty":"rp","c":{"a":0,"k":100},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":1},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
         var group = #"{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}}"#
         for _ in 0..<3 { group = #"{"ty":"gr","it":["# + group + "," + repeater + "]}" }
-        let loaded = try Self.composition(shapes: group + #",{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#)
+        let loaded = try Self.composition(
+            shapes: group + #",{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#)
         let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
         let cut = try #require(source.scene(at: SampleTime(0)).cut)
         #expect(cut.limit == .segments)
-        #expect(try #require(ExportBudget.check(loaded.composition).first).message.hasPrefix("frame 0 needs more than 4000000 path segments"))
+        #expect(
+            try #require(ExportBudget.check(loaded.composition).first).message.hasPrefix(
+                "frame 0 needs more than 4000000 path segments"))
         // Two levels (10 000 ellipses, 60 000 elements) build whole and draw.
         var two = #"{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}}"#
         for _ in 0..<2 { two = #"{"ty":"gr","it":["# + two + "," + repeater + "]}" }
@@ -130,10 +136,13 @@ import Timeline
 
     @Test func manyRepeaterCopiesOfShapesStopAtTheShapeBudget() throws {
         // 50 filled ellipses (50 shapes), repeated 100 times: 5 000 shapes built, past 4 000.
-        let pair = #"{"ty":"gr","it":[{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[2,2]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
-        let repeater = #"{"ty":"rp","c":{"a":0,"k":100},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
+        let pair =
+            #"{"ty":"gr","it":[{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[2,2]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
+        let repeater =
+            #"{"ty":"rp","c":{"a":0,"k":100},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
         let loaded = try Self.composition(
-            shapes: #"{"ty":"gr","it":["# + Array(repeating: pair, count: 50).joined(separator: ",") + "," + repeater + "]}")
+            shapes: #"{"ty":"gr","it":["# + Array(repeating: pair, count: 50).joined(separator: ",") + "," + repeater
+                + "]}")
         let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
         let cut = try #require(source.scene(at: SampleTime(0)).cut)
         #expect(cut.limit == .shapes)
@@ -143,4 +152,3 @@ import Timeline
                 "frame 0 needs more than 4000 shapes to build"))
     }
 }
-

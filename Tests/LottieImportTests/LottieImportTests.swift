@@ -342,6 +342,39 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(luma[0] == 255 && abs(Int(luma[3]) - 128) <= 1, "\(luma)")
     }
 
+    @Test func aVertexCountChangeIsAMorphOnlyWhereTheKeyframeInterpolates() throws {
+        // A triangle at frame 0 and a square at frame 10: interpolated, that is a morph (not
+        // supported); with h 1 on the first keyframe the path jumps at frame 10 and draws
+        // exactly (the export of circular-progress's percentage text writes such holds, and
+        // its own `validate --strict` refused it: found by a fresh user).
+        func file(hold: Bool) -> String {
+            let triangle = #"{"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]],"v":[[10,10],[90,10],[50,90]],"c":true}"#
+            let square =
+                #"{"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]],"v":[[10,10],[90,10],[90,90],[10,90]],"c":true}"#
+            let h = hold ? #","h":1"# : #","o":{"x":[0],"y":[0]},"i":{"x":[1],"y":[1]}"#
+            return """
+                {"v":"5.7.4","fr":10,"ip":0,"op":20,"w":100,"h":100,"layers":[{"ty":4,"ind":1,"ip":0,"op":20,"st":0,"ks":{},
+                 "shapes":[{"ty":"sh","ks":{"a":1,"k":[{"t":0,"s":[\(triangle)]\(h)},{"t":10,"s":[\(square)]}]}},
+                  {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}]}
+                """
+        }
+        let morph = try LottieLoader.decode(bytes: Array(file(hold: false).utf8), file: "morph.json")
+        #expect(
+            morph.warnings.map(\.description).contains {
+                $0.contains("$.layers[0].shapes[0].ks: a path morph between different vertex counts is not supported")
+            }, "\(morph.warnings)")
+        let held = try LottieLoader.decode(bytes: Array(file(hold: true).utf8), file: "held.json")
+        #expect(held.warnings.isEmpty, "\(held.warnings)")
+        // The held path draws the triangle before frame 10 and the square from it.
+        let source = try #require(held.composition.foreign?.model as? LottieAnimation)
+        func corner(_ seconds: Double) throws -> UInt8 {
+            let image = try SceneRenderer.render(source.scene(at: SampleTime(seconds)))
+            return pixel(image, 15, 85)[3]
+        }
+        #expect(try corner(0.5) == 0)
+        #expect(try corner(1.5) == 255)
+    }
+
     @Test func unsupportedFeaturesAreWarningsAtTheirPaths() throws {
         let loaded = try Fixture.load("unsupported")
         let lines = loaded.warnings.map(\.description)
