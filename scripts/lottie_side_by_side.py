@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Render a Lottie file with ours, rlottie and ThorVG at given frames; print PSNR on white; write
+one labelled contact sheet (ours | rlottie | ThorVG) for one of the frames.
+
+Usage (the tools venv `make deps` creates):
+
+    .build/tools-venv/bin/python scripts/lottie_side_by_side.py FILE --frames 0,23,45 \
+        --sheet-frame 0 --out DIR [--scale 0.6] [--mark X:Y,...] [--note TEXT] [--sheet PNG]
+
+Frames are Lottie frame numbers. Ours is `.build/release/animexport FILE --frame N` (set
+ANIMEXPORT to use another binary); the references come from scripts/lottie_refs.py at the file's
+own w×h. Each render is composited on white; PSNR = 10·log10(255²/MSE) over RGB, per frame and
+pair. `--mark` draws blue crosses at canvas points (for example where the spec puts a trim end).
+Used for docs/images/lottie-disagree/ (docs/lottie.md, "Where the two references disagree with
+each other").
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NAMES = (("ours", "ours (animexport)"), ("rlottie", "rlottie 1.3.8"), ("thorvg", "ThorVG 1.1.3"))
+
+
+def on_white(path):
+    """Straight-alpha PNG -> RGB composited on white."""
+    im = Image.open(path).convert("RGBA")
+    return Image.alpha_composite(Image.new("RGBA", im.size, (255, 255, 255, 255)), im).convert("RGB")
+
+
+def psnr(a, b):
+    """PSNR in dB of two RGB images of one size (inf when equal)."""
+    st = ImageStat.Stat(ImageChops.difference(a, b))
+    mse = sum(st.sum2) / (3 * a.size[0] * a.size[1])
+    return math.inf if mse == 0 else 10 * math.log10(255 ** 2 / mse)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file")
+    ap.add_argument("--frames", required=True)
+    ap.add_argument("--sheet-frame", type=int, default=None, help="frame (one of --frames) for the sheet")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--sheet", default=None, help="sheet PNG path (default OUT/sheet.png)")
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--mark", default="", help="X:Y,... canvas points to cross in blue")
+    ap.add_argument("--note", default="")
+    a = ap.parse_args()
+    doc = json.load(open(a.file))
+    w, h = int(doc["w"]), int(doc["h"])
+    frames = [int(f) for f in a.frames.split(",")]
+    os.makedirs(a.out, exist_ok=True)
+    for r in ("rlottie", "thorvg"):
+        subprocess.run([sys.executable, os.path.join(HERE, "lottie_refs.py"), a.file, "--renderer", r,
+                        "--frames", a.frames, "--width", str(w), "--height", str(h), "--out", a.out],
+                       check=True)
+    binary = os.environ.get("ANIMEXPORT", os.path.join(HERE, "..", ".build", "release", "animexport"))
+    for k, f in enumerate(frames):
+        subprocess.run([binary, a.file, "--frame", str(f), "-o", f"{a.out}/ours-{k}.png", "--force"],
+                       check=True, stdout=subprocess.DEVNULL)
+    for k, f in enumerate(frames):
+        o, r, t = (on_white(f"{a.out}/{n}-{k}.png") for n, _ in NAMES)
+        print(f"frame {f}: ours-rlottie {psnr(o, r):.1f} dB, ours-thorvg {psnr(o, t):.1f}, "
+              f"rlottie-thorvg {psnr(r, t):.1f}")
+    if a.sheet_frame is None:
+        return
+    k = frames.index(a.sheet_frame)
+    marks = [tuple(float(v) for v in m.split(":")) for m in a.mark.split(",") if m]
+    panels = []
+    for n, label in NAMES:
+        im = on_white(f"{a.out}/{n}-{k}.png")
+        if a.scale != 1:
+            im = im.resize((round(w * a.scale), round(h * a.scale)),
+                           Image.NEAREST if a.scale > 1 else Image.LANCZOS)
+        d = ImageDraw.Draw(im)
+        for x, y in marks:
+            x, y = x * a.scale, y * a.scale
+            d.line((x - 6, y, x + 6, y), fill=(0, 0, 255), width=2)
+            d.line((x, y - 6, x, y + 6), fill=(0, 0, 255), width=2)
+        panels.append((label, im))
+    pw, ph = panels[0][1].size
+    sheet = Image.new("RGB", (3 * pw + 40, ph + 50 + (20 if a.note else 0)), (200, 200, 200))
+    d = ImageDraw.Draw(sheet)
+    try:
+        font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 14)
+    except OSError:
+        font = ImageFont.load_default()
+    d.text((10, 2), f"{os.path.basename(a.file)} frame {a.sheet_frame}, on white, {w}x{h} shown at "
+           f"{a.scale:g}x", fill=(0, 0, 0), font=font)
+    for i, (label, im) in enumerate(panels):
+        x = 10 + i * (pw + 10)
+        sheet.paste(im, (x, 40))
+        d.text((x, 22), label, fill=(0, 0, 0), font=font)
+    if a.note:
+        d.text((10, ph + 50), a.note, fill=(0, 0, 0), font=font)
+    sheet.save(a.sheet or os.path.join(a.out, "sheet.png"), optimize=True)
+
+
+if __name__ == "__main__":
+    main()
