@@ -426,7 +426,13 @@ enum JobPlanner {
             framePlans = try request.framePlans()
             problems = try request.preflight()
         } catch {
-            throw JobError(code: .badPreset, message: error.message, file: path.description)
+            // What a format cannot express (a rotation3D layer as Lottie): said at its JSON path
+            // with line:column, as `validate --format` says it, and refused before anything is written.
+            var d = error.diagnostic(file: path.description, composition: composition)
+            if d.message.hasPrefix(d.path + ": ") { d.message.removeFirst(d.path.count + 2) }
+            throw JobError(
+                code: .badPreset, message: "", file: path.description, diagnostics: [d],
+                note: "1 error; nothing written")
         }
         if let problem = problems.first {
             throw JobError(code: .usage, message: problem, file: path.description)

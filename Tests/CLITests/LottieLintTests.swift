@@ -132,4 +132,22 @@ private func keys(_ holds: [Bool]) -> JSONText {
             "\(refused.stderr)")
         #expect(listing(dir).isEmpty)
     }
+
+    @Test func anExportLottieCannotExpressIsSaidAtItsLineAndNothingIsWritten() throws {
+        // Found by a fresh user: the export's refusal had no line:column and no "nothing
+        // written" note, where validate --format lottie and every other refusal have both.
+        let dir = try temporaryDirectory()
+        let run = try runTool([packageRoot + "/presets/flipping-square.json", "-o", "fs.lottie.json"], in: dir)
+        #expect(run.status == 65)
+        let preset = packageRoot + "/presets/flipping-square.json"
+        #expect(
+            run.stderr
+                == """
+                \(preset):15:5: error: $.layers[0]: rotation3D (a perspective transform) cannot be expressed in Lottie
+                \(preset): note: 1 error; nothing written
+
+                """, "\(run.stderr)")
+        #expect(listing(dir).isEmpty)
+    }
 }
+
