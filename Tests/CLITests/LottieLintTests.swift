@@ -150,4 +150,3 @@ private func keys(_ holds: [Bool]) -> JSONText {
         #expect(listing(dir).isEmpty)
     }
 }
-
