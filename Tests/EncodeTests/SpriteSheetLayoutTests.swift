@@ -182,10 +182,49 @@ private func options(
         #expect(SheetPNGEncoder.filteredRowsWin(image) == filteredWins)
         let encoded = try SheetPNGEncoder.encode(image)
         #expect(encoded.paletteSize == nil)
-        let expected = try PNGCodec.encode(
-            image, compression: PNGCompression(level: 9, strategy: .standard, filters: filteredWins ? .adaptive : .none)
-        )
-        #expect(encoded.bytes == expected)
+        // The rows as stored: every filter byte 0, or each row's type by libpng's least-sum
+        // rule (`PNGRowFilter`, checked by hand in PNGRowFilterTests).
+        let stride = 1 + 4 * image.width
+        let stored = try #require(zlibInflate(idatData(encoded.bytes), size: stride * image.height))
+        var rows = [UInt8](repeating: 0, count: stride * image.height)
+        for y in 0..<image.height {
+            for i in 0..<(4 * image.width) { rows[y * stride + 1 + i] = image.pixels[y * 4 * image.width + i] }
+        }
+        let expected =
+            filteredWins ? PNGRowFilter.filter(rows, rowBytes: 4 * image.width, bpp: 4, heuristic: .minimumSum) : rows
+        #expect(stored == expected)
         #expect(try PNGCodec.decode(encoded.bytes) == image)
     }
+}
+
+/// A sheet larger than one of `DeflateParser`'s pieces, with filtered rows: the row after each
+/// piece boundary is still filtered against the real row above it, so the stored rows equal the
+/// whole image filtered at once, and libpng decodes the file to the image.
+@Test func filteredRowsAcrossPiecesAreFilteredAgainstTheRowAbove() throws {
+    let width = 700
+    let height = DeflateParser.pieceSize / (1 + 4 * width) * 2 + 5
+    let image = makeImage(width: width, height: height) { x, y in
+        Pixel(UInt8((x + 2 * y) % 256), UInt8((3 * x + y) / 2 % 256), UInt8((x ^ y) % 256), UInt8(255 - (x + y) % 97))
+    }
+    let encoded = SheetPNGEncoder.rgbaFile(image, filtered: true)
+    let stride = 1 + 4 * width
+    let stored = try #require(zlibInflate(idatData(encoded), size: stride * height))
+    var plain = [UInt8](repeating: 0, count: stride * height)
+    for y in 0..<height {
+        for i in 0..<(4 * width) { plain[y * stride + 1 + i] = image.pixels[y * 4 * width + i] }
+    }
+    #expect(stored == PNGRowFilter.filter(plain, rowBytes: 4 * width, bpp: 4, heuristic: .minimumSum))
+    #expect(try PNGCodec.decode(encoded) == image)
+}
+
+/// The IDAT chunks' data of a PNG file, concatenated (PNG specification §5.3, §11.2.4).
+private func idatData(_ png: [UInt8]) -> [UInt8] {
+    var data: [UInt8] = []
+    var i = 8
+    while i + 12 <= png.count {
+        let length = png[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+        if png[(i + 4)..<(i + 8)].elementsEqual("IDAT".utf8) { data += png[(i + 8)..<(i + 8 + length)] }
+        i += 12 + length
+    }
+    return data
 }
