@@ -58,12 +58,21 @@ enum DeflateParser {
     /// (`SheetPNGEncoder`): about 2 MiB, so a 4096² RGBA sheet page is never held twice.
     static let pieceSize = 1 << 21
 
+    /// Tokens held before they are written as blocks (4 MiB of them): the bundled presets'
+    /// sheet pages have at most 360 000, so they are written in one go, while a page of
+    /// incompressible pixels (about one token a byte) is written chunk by chunk and its tokens
+    /// never take more memory than the page's pieces.
+    static let flushTokens = 1 << 20
+
     /// The zlib stream (RFC 1950: header 0x78 0xDA, the deflate data, Adler-32) of the bytes
     /// `next` returns piece after piece until it returns nil. Each piece is parsed with the
     /// last `windowSize` bytes before it as history, so matches reach back across pieces as in
-    /// one parse of the whole; only a match cannot run on past a piece's end.
-    static func zlib(pieces next: () -> [UInt8]?) -> [UInt8] {
+    /// one parse of the whole; only a match cannot run on past a piece's end. Tokens are
+    /// written as blocks whenever `flushTokens` have gathered after a piece, and at the end.
+    static func zlib(flushTokens: Int = flushTokens, pieces next: () -> [UInt8]?) -> [UInt8] {
         var tokens: [Token] = []
+        var writer = DeflateRecoder.BitWriter()
+        var chunkHistory: [UInt8] = []  // the bytes before `tokens`' first one, up to a window
         var buffer: [UInt8] = []
         var check = adler32(0, nil, 0)
         while let piece = next() {
@@ -80,8 +89,14 @@ enum DeflateParser {
                 }
             }
             buffer.withUnsafeBufferPointer { parse($0, history: keep, into: &tokens) }
+            if tokens.count >= flushTokens {
+                DeflateRecoder.encode(tokens, history: chunkHistory, final: false, into: &writer)
+                tokens.removeAll(keepingCapacity: true)
+                chunkHistory = Array(buffer.suffix(windowSize))
+            }
         }
-        let body = DeflateRecoder.encode(tokens)
+        DeflateRecoder.encode(tokens, history: chunkHistory, final: true, into: &writer)
+        let body = writer.finish()
         var out: [UInt8] = [0x78, 0xDA]
         out.reserveCapacity(body.count + 6)
         out.append(contentsOf: body)

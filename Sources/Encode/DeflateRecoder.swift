@@ -262,6 +262,17 @@ enum DeflateRecoder {
     /// the smallest of the eight choices, so never larger), the last one marked final. Empty
     /// `tokens` give one empty fixed block.
     static func encode(_ tokens: [Token]) -> [UInt8] {
+        var writer = BitWriter()
+        encode(tokens, history: [], final: true, into: &writer)
+        return writer.finish()
+    }
+
+    /// Appends to `writer` the blocks of `tokens`, chosen as `encode(_:)` chooses them, the
+    /// last one marked final when `final` (so a long stream can be written in chunks of
+    /// tokens, each costing its own memory only). `history` holds the bytes before the tokens'
+    /// first one (at least as far back as their matches reach, at most 32 768 are kept); they
+    /// are needed only to write a stored block, whose bytes are expanded with a 32 KiB window.
+    static func encode(_ tokens: [Token], history: [UInt8], final: Bool, into writer: inout BitWriter) {
         let step = max(minimumSplitStep, tokens.count / splitCandidates + 1)
         var points = Array(stride(from: 0, to: tokens.count, by: step))
         points.append(tokens.count)
@@ -310,13 +321,38 @@ enum DeflateRecoder {
             j = back[j]
         }
         segments.reverse()
-        let expanded = segments.contains { $0.2 == .stored } ? expand(tokens) : []
-        var writer = BitWriter()
+        var expander = segments.contains { $0.2 == .stored } ? RollingExpander(history: history) : nil
         for (n, (a, b, kind)) in segments.enumerated() {
-            let bytes = kind == .stored ? expanded[prefixBytes[a]..<prefixBytes[b]] : []
-            write(tokens[points[a]..<points[b]], kind: kind, final: n == segments.count - 1, stored: bytes, to: &writer)
+            let slice = tokens[points[a]..<points[b]]
+            let bytes = expander?.expand(slice, keep: kind == .stored) ?? []
+            write(slice, kind: kind, final: final && n == segments.count - 1, stored: bytes[...], to: &writer)
         }
-        return writer.finish()
+    }
+
+    /// Expands tokens block after block, keeping only the 32 KiB their matches can reach back
+    /// into, and the bytes of a block that will be stored.
+    struct RollingExpander {
+        var window: [UInt8]
+
+        init(history: [UInt8]) { window = Array(history.suffix(32768)) }
+
+        /// The bytes of `tokens` when `keep`, else none (the window moves on either way).
+        mutating func expand(_ tokens: ArraySlice<Token>, keep: Bool) -> [UInt8] {
+            let start = window.count
+            for token in tokens {
+                if token < 256 {
+                    window.append(UInt8(token))
+                } else {
+                    let length = Int(token >> 16)
+                    let distance = Int(token & 0xFFFF)
+                    for _ in 0..<length { window.append(window[window.count - distance]) }
+                }
+                if !keep && window.count > 4 * 32768 { window.removeFirst(window.count - 32768) }
+            }
+            let bytes = keep ? Array(window[start...]) : []
+            if window.count > 32768 { window.removeFirst(window.count - 32768) }
+            return bytes
+        }
     }
 
     /// Adds `token`'s symbols to `histogram` and its expanded length to `bytes`.
@@ -660,21 +696,6 @@ enum DeflateRecoder {
             writer.put(dist - distanceBase[dcode], distanceExtra[dcode])
         }
         writer.put(Int(literalCodes[256]), Int(literal[256]))
-    }
-
-    /// The bytes `tokens` stand for (the matches' distances must stay inside them).
-    static func expand(_ tokens: [Token]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for token in tokens {
-            if token < 256 {
-                bytes.append(UInt8(token))
-            } else {
-                let length = Int(token >> 16)
-                let dist = Int(token & 0xFFFF)
-                for _ in 0..<length { bytes.append(bytes[bytes.count - dist]) }
-            }
-        }
-        return bytes
     }
 
     /// Writes bits least significant first (§3.1.1).

@@ -111,6 +111,31 @@ struct DeflateParserTests {
         }
     }
 
+    /// Tokens written as blocks chunk by chunk (here every 1 000 tokens instead of every 2²⁰)
+    /// still make one stream zlib inflates to the input, stored blocks included: random bytes,
+    /// which are stored, between runs and repeats, which are not.
+    @Test func chunksOfTokensMakeOneStream() throws {
+        var random = Sequence64(state: 3)
+        var input: [UInt8] = []
+        for k in 0..<12 {
+            input += (0..<3000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            input += [UInt8](repeating: UInt8(k), count: 5000)
+            input += Array(input[(input.count - 7000)..<(input.count - 4000)])
+        }
+        for pieceSize in [4096, 50_000] {
+            var offset = 0
+            let stream = DeflateParser.zlib(flushTokens: 1000) {
+                guard offset < input.count else { return nil }
+                let end = min(input.count, offset + pieceSize)
+                defer { offset = end }
+                return Array(input[offset..<end])
+            }
+            #expect(zlibInflate(stream, size: input.count) == input, "pieces of \(pieceSize)")
+            // The random parts cost their size; the rest next to nothing.
+            #expect(stream.count < 12 * 3000 + 3000, "pieces of \(pieceSize): \(stream.count) bytes")
+        }
+    }
+
     /// On rows like a sheet's (long transparent runs, short sprites repeating from row to row),
     /// the stream is no longer than zlib level 9's, which the sheets used before; and a run's
     /// tail is matched together with the sprite after it one row up (distance = row length).
