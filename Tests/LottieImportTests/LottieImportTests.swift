@@ -293,6 +293,19 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(image, 95, 50)[3] == 0)
     }
 
+    /// Luma mattes weigh the channels as CSS Masking's `mask-type: luminance` (0.2125, 0.7154,
+    /// 0.0721), which is what lottie-web's SVG renderer makes a luma matte.
+    @Test func lumaMattesWeighChannelsAsCSSMaskingLuminance() throws {
+        let image = try Fixture.render("luma-weights", frame: 0)
+        for (x, weight) in [(25, 0.2125), (75, 0.7154), (125, 0.0721)] {
+            let luma = Int((255 * weight).rounded())
+            let p = pixel(image, x, 50)
+            #expect(p[0] == 255 && abs(Int(p[3]) - luma) <= 1, "luma at x \(x): \(p), expected alpha \(luma)")
+            let q = pixel(image, x, 150)
+            #expect(q[0] == 255 && abs(Int(q[3]) - (255 - luma)) <= 1, "inverted luma at x \(x): \(q)")
+        }
+    }
+
     @Test func gradientsInterpolateColourAndOpacityStops() throws {
         let image = try Fixture.render("gradient", frame: 0)
         // Linear red → blue along x 0…100 (y 0…20): pixel centre x + 0.5.
