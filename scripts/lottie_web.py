@@ -104,6 +104,11 @@ FRAMES.forEach((f, i) => {
   // loadAnimation rewrites the data it is given, so each player gets its own copy.
   const anim = lottie.loadAnimation({container: box, renderer: 'svg', loop: false, autoplay: false,
     animationData: JSON.parse(ANIMATION), rendererSettings: {preserveAspectRatio: 'xMidYMid meet'}});
+  // lottie-web catches what its renderer throws and reports it as an 'error' event
+  // (renderFrameError, configError) instead, drawing nothing.
+  anim.addEventListener('error', (e) => {
+    window.lottieError = e.type + ': ' + String(e.nativeError && (e.nativeError.stack || e.nativeError));
+  });
   const stop = () => {
     anim.goToAndStop(f - anim.firstFrame, true);
     drawn += 1;
