@@ -61,10 +61,13 @@ DEB_PACKAGES := pkg-config libcairo2-dev libharfbuzz-dev libgif-dev libimagequan
 # PyPI tools, pinned, in a virtual environment that also sees Debian's Python packages (Pillow,
 # jsonschema): the two Lottie reference renderers (rlottie-python and thorvg-python ship their
 # native libraries in the wheels) and lottie-specs, which ships the official Lottie JSON schema
-# (lottie_specs/data/lottie.schema.json). Tests find the interpreter at $(TOOLS_VENV)/bin/python
-# and skip, saying so, when it is absent.
+# (lottie_specs/data/lottie.schema.json). streamlit-lottie is there only for the lottie-web 5.8.1
+# (MIT) its source map carries verbatim, the third reference: scripts/lottie_web.py copies it out
+# to .build/lottie-web/lottie.js (never committed) and runs it in headless Chromium. Tests find
+# the interpreter at $(TOOLS_VENV)/bin/python and skip, saying so, when it is absent.
 TOOLS_VENV := .build/tools-venv
 TOOLS_PIP := rlottie-python==1.3.8 thorvg-python==1.1.3 lottie-specs==0.5.2
+TOOLS_PIP_NODEPS := streamlit-lottie==0.0.5
 
 .PHONY: deps build demo test bench bench-peers bench-lottie lint clean fuzz fuzz-short
 
@@ -81,13 +84,15 @@ deps:
 	if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
 	$$sudo apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
-	@if $(TOOLS_VENV)/bin/python -c "import rlottie_python, thorvg_python, lottie_specs" 2>/dev/null; then \
+	@if $(TOOLS_VENV)/bin/python -c "import rlottie_python, thorvg_python, lottie_specs, importlib.util as u; assert u.find_spec('streamlit_lottie')" 2>/dev/null; then \
 	  echo "deps: $(TOOLS_VENV) ready"; \
 	else \
 	  echo "deps: pip install $(TOOLS_PIP) into $(TOOLS_VENV)"; \
 	  rm -rf $(TOOLS_VENV) && /usr/bin/python3 -m venv --system-site-packages $(TOOLS_VENV) && \
-	  $(TOOLS_VENV)/bin/pip install -q --disable-pip-version-check $(TOOLS_PIP); \
+	  $(TOOLS_VENV)/bin/pip install -q --disable-pip-version-check $(TOOLS_PIP) && \
+	  $(TOOLS_VENV)/bin/pip install -q --disable-pip-version-check --no-deps $(TOOLS_PIP_NODEPS); \
 	fi
+	@$(TOOLS_VENV)/bin/python scripts/lottie_web.py --extract >/dev/null
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-core

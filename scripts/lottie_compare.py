@@ -8,7 +8,8 @@ Usage (run with the tools venv `make deps` creates, .build/tools-venv/bin/python
 For each preset: `BIN PRESET -o TMP/NAME.lottie.json` and `--frames TMP/frames/` (our own
 frames), then the exported file is validated against the official Lottie 1.0 JSON schema
 (`lottie_specs/data/lottie.schema.json`, Draft 2020-12, through jsonschema) and rendered by
-rlottie and ThorVG (`scripts/lottie_refs.py`, each in its own process) at 8 instants of the loop,
+rlottie, ThorVG and, when it runs here, lottie-web (`scripts/lottie_refs.py`, each in its own
+process; lottie-web's key is null when it cannot run or does not draw the file) at 8 instants of the loop,
 frames round(k * N / 8) for k = 0..7. Each pair of images is composited on white and on black and
 compared by PSNR over the RGB channels (8-bit, peak 255; identical images count as 99 dB). A
 preset the export refuses (exit 65) is reported as refused with its message. One line per preset;
@@ -82,7 +83,7 @@ def check(binary, preset, tmp, schema_only, validator):
     ours = [Image.open(os.path.join(frames_dir, pngs[f])).convert("RGBA") for f in picks]
     w, h = ours[0].size
     refs = {}
-    for renderer in ("rlottie", "thorvg"):
+    for renderer in ("rlottie", "thorvg", "lottie-web"):
         rdir = os.path.join(tmp, name + "-" + renderer)
         run = subprocess.run([sys.executable, os.path.join(HERE, "lottie_refs.py"), out, "--renderer", renderer,
                               "--frames", ",".join(map(str, picks)), "--width", str(w), "--height", str(h),
@@ -128,6 +129,7 @@ def main():
         line = f"{r['preset']:24} schema {'ok' if not r['schemaErrors'] else 'FAIL ' + '; '.join(r['schemaErrors'])}"
         if "frames" in r:
             line += f"  ours-rlottie {db(r['rlottie'])} dB  ours-thorvg {db(r['thorvg'])} dB"
+            line += f"  ours-lottie-web {db(r['lottie-web'])} dB"
             if "refs" in r:
                 line += f"  rlottie-thorvg {db(r['refs'])} dB"
         print(line)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Render a Lottie file with a reference renderer (rlottie or ThorVG) at given frame numbers.
+"""Render a Lottie file with a reference renderer (rlottie, ThorVG or lottie-web) at given frame numbers.
 
 Usage (run with the tools venv `make deps` creates, .build/tools-venv/bin/python):
 
-    lottie_refs.py FILE --renderer rlottie|thorvg --frames 0,12,30.5 --width W --height H --out DIR
+    lottie_refs.py FILE --renderer rlottie|thorvg|lottie-web --frames 0,12,30.5 --width W --height H --out DIR
 
 Writes DIR/<renderer>-<k>.png for the k-th frame number (0-based), 8-bit straight (not
 premultiplied) RGBA, W x H pixels, the whole composition scaled to fit. Frame numbers are Lottie
@@ -15,6 +15,10 @@ callers treat a signal exit as "reference unavailable", never as our failure.
 Both renderers give premultiplied pixels (rlottie ARGB32 in native byte order, ThorVG ABGR8888);
 they are un-premultiplied here with rounding, c = round(255 * c_p / a), as Cairo's own conversion
 in the project does, so the PNGs compare directly with animexport's straight-alpha frames.
+
+lottie-web (5.8.1, SVG renderer) runs in headless Chromium through `scripts/lottie_web.py`, which
+recovers straight RGBA from screenshots on white and on black; it draws fractional frames. Exit 4
+when it cannot run here (no Chromium, no streamlit-lottie wheel in the venv).
 """
 import argparse
 import os
@@ -76,6 +80,26 @@ def render_thorvg(path, frames, w, h):
     return images
 
 
+def render_lottie_web(path, frames, w, h):
+    import lottie_web
+    try:
+        return lottie_web.render(path, frames, w, h)
+    except lottie_web.RenderError as error:
+        raise LoadError("lottie-web did not render " + path + ": " + str(error)) from error
+    except lottie_web.Unavailable as error:
+        print(f"lottie_refs: {error}", file=sys.stderr)
+        sys.exit(4)
+
+
+RENDERERS = {"rlottie": render_rlottie, "thorvg": render_thorvg, "lottie-web": render_lottie_web}
+
+
+def render(path, frames, w, h, renderer):
+    """`frames` of the file at `path` drawn by `renderer` (a key of RENDERERS) at w x h, as
+    straight RGBA Pillow images."""
+    return RENDERERS[renderer](path, frames, w, h)
+
+
 class LoadError(Exception):
     pass
 
@@ -83,16 +107,15 @@ class LoadError(Exception):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
-    parser.add_argument("--renderer", choices=["rlottie", "thorvg"], required=True)
+    parser.add_argument("--renderer", choices=sorted(RENDERERS), required=True)
     parser.add_argument("--frames", required=True, help="comma-separated Lottie frame numbers")
     parser.add_argument("--width", type=int, required=True)
     parser.add_argument("--height", type=int, required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     frames = [float(x) for x in args.frames.split(",") if x]
-    render = render_rlottie if args.renderer == "rlottie" else render_thorvg
     try:
-        images = render(os.path.abspath(args.file), frames, args.width, args.height)
+        images = render(os.path.abspath(args.file), frames, args.width, args.height, args.renderer)
     except LoadError as error:
         print(f"lottie_refs: {error}", file=sys.stderr)
         sys.exit(3)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Render a Lottie file with ours, rlottie and ThorVG at given frames; print PSNR on white; write
-one labelled contact sheet (ours | rlottie | ThorVG) for one of the frames.
+"""Render a Lottie file with ours, rlottie, ThorVG and lottie-web at given frames; print PSNR on white
+and black; write one labelled contact sheet (ours | rlottie | ThorVG | lottie-web) for one frame.
 
 Usage (the tools venv `make deps` creates):
 
@@ -9,8 +9,9 @@ Usage (the tools venv `make deps` creates):
 
 Frames are Lottie frame numbers. Ours is `.build/release/animexport FILE --frame N` (set
 ANIMEXPORT to use another binary); the references come from scripts/lottie_refs.py at the file's
-own w×h. Each render is composited on white; PSNR = 10·log10(255²/MSE) over RGB, per frame and
-pair. `--mark` draws blue crosses at canvas points (for example where the spec puts a trim end).
+own w×h (lottie-web's through scripts/lottie_web.py, left out when it cannot run here). Each render
+is composited on white and on black; PSNR = 10·log10(255²/MSE) over RGB, per frame and pair, as
+"white/black". `--mark` draws blue crosses at canvas points (for example where the spec puts a trim end).
 Used for docs/images/lottie-disagree/ (docs/lottie.md, "Where the two references disagree with
 each other").
 """
@@ -24,13 +25,14 @@ import sys
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NAMES = (("ours", "ours (animexport)"), ("rlottie", "rlottie 1.3.8"), ("thorvg", "ThorVG 1.1.3"))
+NAMES = (("ours", "ours (animexport)"), ("rlottie", "rlottie 1.3.8"), ("thorvg", "ThorVG 1.1.3"),
+         ("lottie-web", "lottie-web 5.8.1 (SVG)"))
 
 
-def on_white(path):
-    """Straight-alpha PNG -> RGB composited on white."""
+def on_white(path, background=(255, 255, 255)):
+    """Straight-alpha PNG -> RGB composited on white (or `background`)."""
     im = Image.open(path).convert("RGBA")
-    return Image.alpha_composite(Image.new("RGBA", im.size, (255, 255, 255, 255)), im).convert("RGB")
+    return Image.alpha_composite(Image.new("RGBA", im.size, background + (255,)), im).convert("RGB")
 
 
 def psnr(a, b):
@@ -55,24 +57,30 @@ def main():
     w, h = int(doc["w"]), int(doc["h"])
     frames = [int(f) for f in a.frames.split(",")]
     os.makedirs(a.out, exist_ok=True)
-    for r in ("rlottie", "thorvg"):
-        subprocess.run([sys.executable, os.path.join(HERE, "lottie_refs.py"), a.file, "--renderer", r,
-                        "--frames", a.frames, "--width", str(w), "--height", str(h), "--out", a.out],
-                       check=True)
+    for r in ("rlottie", "thorvg", "lottie-web"):
+        run = subprocess.run([sys.executable, os.path.join(HERE, "lottie_refs.py"), a.file, "--renderer", r,
+                              "--frames", a.frames, "--width", str(w), "--height", str(h), "--out", a.out])
+        if run.returncode != 0 and r != "lottie-web":
+            sys.exit(f"{r} failed on {a.file}")
     binary = os.environ.get("ANIMEXPORT", os.path.join(HERE, "..", ".build", "release", "animexport"))
     for k, f in enumerate(frames):
         subprocess.run([binary, a.file, "--frame", str(f), "-o", f"{a.out}/ours-{k}.png", "--force"],
                        check=True, stdout=subprocess.DEVNULL)
+    names = [(n, label) for n, label in NAMES if os.path.exists(f"{a.out}/{n}-0.png")]
     for k, f in enumerate(frames):
-        o, r, t = (on_white(f"{a.out}/{n}-{k}.png") for n, _ in NAMES)
-        print(f"frame {f}: ours-rlottie {psnr(o, r):.1f} dB, ours-thorvg {psnr(o, t):.1f}, "
-              f"rlottie-thorvg {psnr(r, t):.1f}")
+        cells = []
+        for i, (x, _) in enumerate(names):
+            for y, _ in names[i + 1:]:
+                values = [psnr(on_white(f"{a.out}/{x}-{k}.png", bg), on_white(f"{a.out}/{y}-{k}.png", bg))
+                          for bg in ((255, 255, 255), (0, 0, 0))]
+                cells.append(f"{x}-{y} {values[0]:.1f}/{values[1]:.1f}")
+        print(f"frame {f} (dB, white/black): " + ", ".join(cells))
     if a.sheet_frame is None:
         return
     k = frames.index(a.sheet_frame)
     marks = [tuple(float(v) for v in m.split(":")) for m in a.mark.split(",") if m]
     panels = []
-    for n, label in NAMES:
+    for n, label in names:
         im = on_white(f"{a.out}/{n}-{k}.png")
         if a.scale != 1:
             im = im.resize((round(w * a.scale), round(h * a.scale)),
@@ -84,7 +92,7 @@ def main():
             d.line((x, y - 6, x, y + 6), fill=(0, 0, 255), width=2)
         panels.append((label, im))
     pw, ph = panels[0][1].size
-    sheet = Image.new("RGB", (3 * pw + 40, ph + 50 + (20 if a.note else 0)), (200, 200, 200))
+    sheet = Image.new("RGB", (len(panels) * pw + 10 * (len(panels) + 1), ph + 50 + (20 if a.note else 0)), (200, 200, 200))
     d = ImageDraw.Draw(sheet)
     try:
         font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 14)

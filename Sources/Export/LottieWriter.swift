@@ -592,7 +592,22 @@ public enum LottieWriter {
         let subpathCount = beziers.map(\.count).max() ?? 0
         var out: [JSONText] = []
         for index in 0..<subpathCount {
-            let subs = beziers.map { index < $0.count ? $0[index] : LottieBezier(vertices: [], closed: false) }
+            // lottie-web 5.8.1 keeps a shape's vertex count (and `c`) from its first keyframe:
+            // a keyframe with fewer vertices, or none, makes `KeyframedShapeProperty.interpolateShape`
+            // throw and the player draws no frame of the file (circular-progress's digits did).
+            // So when the subpaths change (hold keyframes), each frame's subpath is padded to the
+            // most vertices it has in any frame with coincident vertices, which draw nothing more,
+            // and a frame without it gets that many vertices at one point (the subpath's first
+            // point in a frame that has it), which encloses nothing.
+            let anchor =
+                beziers.lazy.compactMap { index < $0.count ? $0[index].vertices.first?.point : nil }.first
+                ?? Point(x: 0, y: 0)
+            var subs = beziers.map { index < $0.count ? $0[index] : LottieBezier(vertices: [], closed: false) }
+            if !steady {
+                let most = subs.map(\.vertices.count).max() ?? 0
+                let closed = subs.first { !$0.vertices.isEmpty }?.closed ?? false
+                subs = subs.map { $0.padded(to: most, closed: closed, at: anchor) }
+            }
             if steady, let template = subs.first {
                 out.append(
                     property(
@@ -677,6 +692,25 @@ struct LottieBezier: Equatable {
 
     var vertices: [Vertex]
     var closed: Bool
+
+    /// This subpath with `count` vertices, drawing the same outline: the last vertex repeated
+    /// (its out tangent moved to the last copy, so the added segments have length 0 and the
+    /// closing curve is unchanged). Without vertices: `count` vertices at `point`, `closed` as
+    /// given (it encloses nothing). Unchanged when it has `count` or more.
+    func padded(to count: Int, closed: Bool, at point: Point) -> LottieBezier {
+        guard vertices.count < count else { return self }
+        guard var last = vertices.last else {
+            return LottieBezier(vertices: Array(repeating: Vertex(point: point), count: count), closed: closed)
+        }
+        var out = self
+        let outTangent = last.outTangent
+        out.vertices[out.vertices.count - 1].outTangent = Point(x: 0, y: 0)
+        last.inTangent = Point(x: 0, y: 0)
+        last.outTangent = Point(x: 0, y: 0)
+        out.vertices += Array(repeating: last, count: count - vertices.count)
+        out.vertices[count - 1].outTangent = outTangent
+        return out
+    }
 
     /// The subpaths of `path`, each from its `move` to the next `move` (a `close` ends one;
     /// a line or curve after it starts the next at the closed subpath's start, as in Cairo).

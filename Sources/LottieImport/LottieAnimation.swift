@@ -259,26 +259,24 @@ public struct LottieAnimation: SceneSource {
                         segments: copies.count * Self.elementCount(pieces))
                 else { break }
                 let backToFront = Array(topFirst.reversed())
-                var copyNodes: [[SceneNode]] = []
+                var copyNodes: [SceneNode] = []
                 var copyPieces: [Piece] = []
+                // Top first: lottie-web inserts each copy as a group at the front of the shape
+                // list, and the first item of a list is drawn on top.
                 for (matrix, opacity) in copies {
                     copyPieces += pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
-                    // The copy's opacity fades each item on its own, not the copy as a whole
-                    // (lottie-web multiplies it into each element's opacity; rlottie and
-                    // ThorVG draw skia-repeater.json that way).
+                    // A copy is a group, so its opacity is atomic, like any group's: lottie-web's
+                    // SVG renderer sets it on the copy's `<g>` (rlottie and ThorVG fade each item
+                    // of the copy on its own instead; docs/lottie.md, Repeater).
                     if opacity > 0 {
                         copyNodes.append(
-                            backToFront.reversed().map {
-                                SceneNode(
-                                    transform: ProjectiveTransform(matrix), opacity: opacity,
-                                    content: .group([$0], clip: nil))
-                            })
+                            SceneNode(
+                                transform: ProjectiveTransform(matrix), opacity: opacity,
+                                content: .group(backToFront, clip: nil)))
                     }
                 }
                 pieces = copyPieces
-                // Each copy's nodes top first, copies first to last. m 1 (above): each copy
-                // over the one before, so the last copy's nodes come first.
-                topFirst = (repeater.above ? copyNodes.reversed() : copyNodes).flatMap { $0 }
+                topFirst = copyNodes
             case .gradientFill(let gradient, let rule):
                 guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
                 guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
@@ -342,17 +340,25 @@ public struct LottieAnimation: SceneSource {
         return out
     }
 
-    /// The copies of a repeater at `f`, first to last: copy k sits `k + o` steps along `tr`
-    /// (negative steps run the inverse step) with opacity `so + (eo − so) · k / (c − 1)`
-    /// percent (lottie-web's RepeaterModifier; the Lottie 1.0 spec has no repeater). One step
-    /// is: scale `s` and rotate `r` about the anchor `a`, then translate by `p`; a fractional
-    /// step scales by `1 + (s − 1) · t`, rotates `r · t` and moves `p · t`, as lottie-web's
-    /// `applyTransforms` does. At most 1 000 copies.
+    /// The copies of a repeater at `f`, top first, each with its transform and opacity, as
+    /// lottie-web's `RepeaterModifier.processShapes` makes them (the Lottie 1.0 spec has no
+    /// repeater; `docs/lottie.md`, Repeater). There are ⌈`c`⌉ copies (at most 1 000) in a list
+    /// whose index 0 is drawn on top. `m` 1 walks the list from index 0, `m` 2 from the end; the
+    /// `j`-th copy walked is `o + j` steps along `tr`. So with `m` 1 step 0 is on top and each
+    /// step lies under the one before; with `m` 2 each step lies over the one before. Copy `i`
+    /// of the list has opacity `so + (eo − so) · i / (c − 1)` (`so` for one copy): by its list
+    /// index, so with `m` 2 step 0 gets `eo`. The steps accumulate per component, as lottie-web
+    /// keeps one matrix each for rotation, scale and position: `t` steps rotate by `r · t` and
+    /// then scale (each step by `s`, a fraction `u` of a step by `1 + (s − 1) · u`, a step back
+    /// by the inverse) about the anchor `a`, then move by `p · t`; a translation is not turned by
+    /// later steps. The offset's whole steps and its fraction come first, then one whole step
+    /// per copy.
     static func repeaterCopies(_ r: LottieRepeater, at f: Double) -> [(Geometry.AffineTransform, Double)] {
         let countValue = r.copies.value(at: f).first ?? 1
-        guard countValue.isFinite, countValue >= 1 else { return [] }
+        guard countValue.isFinite, countValue > 0 else { return [] }
         let count = Int(min(countValue, 1000).rounded(.up))
-        let offset = r.offset.value(at: f).first ?? 0
+        let offsetValue = r.offset.value(at: f).first ?? 0
+        let offset = offsetValue.isFinite ? offsetValue : 0
         let a = r.anchor.value(at: f)
         let p = r.position.value(at: f)
         let sc = r.scale.value(at: f)
@@ -361,28 +367,32 @@ public struct LottieAnimation: SceneSource {
         let eo = (r.endOpacity.value(at: f).first ?? 100) / 100
         let ax = a.first ?? 0
         let ay = a.count > 1 ? a[1] : 0
-        func step(_ t: Double) -> Geometry.AffineTransform {
-            let sx = 1 + ((sc.first ?? 100) / 100 - 1) * t
-            let sy = 1 + ((sc.count > 1 ? sc[1] : 100) / 100 - 1) * t
-            return Geometry.AffineTransform.translation(x: -ax, y: -ay)
-                .concatenating(.scale(x: sx, y: sy))
+        let stepScale = [(sc.first ?? 100) / 100, (sc.count > 1 ? sc[1] : 100) / 100]
+        // The offset's scale: its whole steps (back steps invert), then its fraction.
+        let whole = offset.rounded(.towardZero)
+        let fraction = offset - whole
+        let offsetScale = stepScale.map { s in
+            pow(s, whole) * (fraction >= 0 ? 1 + (s - 1) * fraction : 1 / (1 + (s - 1) * -fraction))
+        }
+        var byStep: [(Geometry.AffineTransform, Double)] = []
+        for j in 0..<count {
+            let t = offset + Double(j)
+            let sx = offsetScale[0] * pow(stepScale[0], Double(j))
+            let sy = offsetScale[1] * pow(stepScale[1], Double(j))
+            let m = Geometry.AffineTransform.translation(x: -ax, y: -ay)
                 .concatenating(.rotation(degrees: rot * t))
+                .concatenating(.scale(x: sx, y: sy))
                 .concatenating(.translation(x: ax, y: ay))
                 .concatenating(.translation(x: (p.first ?? 0) * t, y: (p.count > 1 ? p[1] : 0) * t))
+            // The list index of the j-th copy walked.
+            let index = r.walksFromTop ? j : count - 1 - j
+            let share = count > 1 ? Double(index) / Double(count - 1) : 0
+            byStep.append((m, min(max(so + (eo - so) * share, 0), 1)))
         }
-        let whole = step(1)
-        let inverse = whole.inverted() ?? .identity
-        var out: [(Geometry.AffineTransform, Double)] = []
-        for k in 0..<count {
-            let t = Double(k) + (offset.isFinite ? offset : 0)
-            let n = t.rounded(.down)
-            var m = step(t - n)
-            let unit = n < 0 ? inverse : whole
-            for _ in 0..<min(Int(abs(n)), 10_000) { m = m.concatenating(unit) }
-            let fraction = count > 1 ? Double(k) / Double(count - 1) : 0
-            out.append((m, min(max(so + (eo - so) * fraction, 0), 1)))
+        let topFirst = r.walksFromTop ? byStep : byStep.reversed()
+        return topFirst.filter { copy in
+            [copy.0.a, copy.0.b, copy.0.c, copy.0.d, copy.0.tx, copy.0.ty].allSatisfy(\.isFinite)
         }
-        return out
     }
 
     /// `sr` as a path (Lottie 1.0 spec, PolyStar; the tangents as lottie-web's

@@ -365,7 +365,7 @@ final class LottieDecoder {
                         LottieRepeater(
                             copies: property(object, "c", p, default: [1]),
                             offset: property(object, "o", p, default: [0]),
-                            above: object["m"]?.numberValue != 2, anchor: step("a", [0, 0]),
+                            walksFromTop: object["m"]?.numberValue != 2, anchor: step("a", [0, 0]),
                             position: step("p", [0, 0]), scale: step("s", [100, 100]), rotation: step("r", [0]),
                             startOpacity: step("so", [100]), endOpacity: step("eo", [100]))))
             case "gf":

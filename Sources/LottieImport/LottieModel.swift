@@ -304,8 +304,9 @@ struct LottiePolystar: Sendable, Equatable {
 struct LottieRepeater: Sendable, Equatable {
     var copies: LottieProperty<[Double]>
     var offset: LottieProperty<[Double]>
-    /// `m` 1 (each copy above the one before) rather than 2 (below).
-    var above: Bool
+    /// `m` 1 rather than 2: lottie-web walks the copies from the top one (step 0 on top, each
+    /// step under the one before) rather than from the bottom one (each step over the one before).
+    var walksFromTop: Bool
     /// `tr`: `a`, `p`, `s`, `r` of one step.
     var anchor: LottieProperty<[Double]>
     var position: LottieProperty<[Double]>

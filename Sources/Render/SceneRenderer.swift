@@ -251,9 +251,10 @@ public enum SceneRenderer {
     }
 
     /// A track matte (`SceneContent.matted`): the matte drawn on its own canvas-sized ARGB
-    /// surface, its coverage taken per `mode` (luma: Rec. 601 weights 0.299, 0.587, 0.114 of
-    /// the premultiplied colour, i.e. the matte over black, as lottie-web's luminance filter
-    /// and the Lottie 1.0 spec's Matte Mode describe), and the content painted through it.
+    /// surface, its coverage taken per `mode` (luma: 0.2125 R + 0.7154 G + 0.0721 B of the
+    /// premultiplied colour, i.e. the matte over black: CSS Masking's `mask-type: luminance`,
+    /// which lottie-web's SVG renderer makes a luma matte; lottie-web in Chromium gives 54, 182
+    /// and 18 for pure red, green and blue, docs/lottie.md), and the content painted through it.
     private static func drawMatted(
         _ children: [SceneNode], matte: [SceneNode], mode: MatteMode, opacity: Double, ctm: ProjectiveTransform,
         limits: Limits, in cr: OpaquePointer
@@ -291,8 +292,8 @@ public enum SceneRenderer {
                             switch mode {
                             case .alpha: a
                             case .alphaInverted: 255 - a
-                            case .luma: 0.299 * r + 0.587 * g + 0.114 * b
-                            case .lumaInverted: 255 - (0.299 * r + 0.587 * g + 0.114 * b)
+                            case .luma: 0.2125 * r + 0.7154 * g + 0.0721 * b
+                            case .lumaInverted: 255 - (0.2125 * r + 0.7154 * g + 0.0721 * b)
                             }
                         dst[y * dstStride + x] = UInt8(min(max(value.rounded(), 0), 255))
                     }

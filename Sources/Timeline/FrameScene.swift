@@ -103,7 +103,7 @@ public enum MatteMode: Equatable, Sendable {
     case alpha
     /// 1 − the matte's alpha.
     case alphaInverted
-    /// The matte's luminance (0.299 R + 0.587 G + 0.114 B of its colour over transparent
+    /// The matte's luminance (0.2125 R + 0.7154 G + 0.0721 B, CSS Masking's, of its colour over transparent
     /// black, premultiplied) times nothing else: a transparent matte pixel is black.
     case luma
     /// 1 − the luma coverage.

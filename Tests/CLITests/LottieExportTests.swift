@@ -110,8 +110,8 @@ import Testing
     }
 
     /// Every bundled preset: exported and schema-valid, or refused (the expected two); where
-    /// rlottie and ThorVG agree with each other (≥ 40 dB), ours within 35 dB of both on white and
-    /// on black at 8 instants (measured: 36.7 dB and up for shapes; the two loading-dots presets,
+    /// rlottie and ThorVG agree with each other (≥ 40 dB), ours within 35 dB of both (and 34 of
+    /// lottie-web, when it runs here) on white and on black at 8 instants (measured: 36.7 dB and up for shapes; the two loading-dots presets,
     /// text, 41.2 and up since text is filled as the outlines the file carries, 21.8 when it was
     /// drawn as glyph images at whole-pixel origins; docs/encoding.md, Lottie).
     @Test func bundledPresetsAgainstSchemaAndReferences() throws {
@@ -119,6 +119,11 @@ import Testing
             print("skipped: \(Self.venvPython) is absent (make deps creates it)")
             return
         }
+        // lottie-web (scripts/lottie_web.py) needs lottie.js from make deps and Chromium.
+        let lottieWeb =
+            FileManager.default.fileExists(atPath: packageRoot + "/.build/lottie-web/lottie.js")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+        if !lottieWeb { print("lottie-web not compared: no .build/lottie-web/lottie.js or /usr/bin/chromium") }
         let presets = ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/presets")) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted().map { packageRoot + "/presets/" + $0 }
         try #require(presets.count >= 12)
@@ -136,10 +141,19 @@ import Testing
             }
             #expect(r["error"] == nil, "\(name): \(r["error"] ?? "")")
             #expect(array(r["schemaErrors"]).isEmpty, "\(name): \(array(r["schemaErrors"]))")
+            // lottie-web draws every exported preset (scripts/lottie_web.py reports a frame it
+            // throws on as unavailable, null here).
+            if lottieWeb { #expect(r["lottie-web"] is NSNumber, "\(name): lottie-web did not draw it") }
             let refs = number(r["refs"])
             guard refs >= 40 else { continue }
             #expect(number(r["rlottie"]) >= 35, "\(name): rlottie \(number(r["rlottie"])) dB")
             #expect(number(r["thorvg"]) >= 35, "\(name): thorvg \(number(r["thorvg"])) dB")
+            // lottie-web 5.8.1, when it runs here: measured 35.4–49.5 dB. circular-progress threw
+            // in lottie-web (no frame drawn) while its digits' outlines changed vertex count
+            // between keyframes; now 39.8.
+            if lottieWeb {
+                #expect(number(r["lottie-web"]) >= 34, "\(name): lottie-web \(number(r["lottie-web"])) dB")
+            }
         }
         #expect(
             refused.sorted() == [

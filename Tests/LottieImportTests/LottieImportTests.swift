@@ -293,6 +293,72 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(image, 95, 50)[3] == 0)
     }
 
+    /// lottie-web's RepeaterModifier (the spec has no repeater; docs/lottie.md, Repeater): the
+    /// copies are groups at the front of the shape list, whose first item is on top; `m` 1 walks
+    /// them from the top, `m` 2 from the bottom, and list index i gets so + (eo − so)·i/(c − 1).
+    @Test func repeaterMode1PutsStepZeroOnTopAndMode2TheLastStep() throws {
+        // A dot (x 76…84) over a circle (x 20…60), 3 copies 45 apart, so 100 → eo 20: dot 0
+        // lies under copy 1's circle (x 65…105). Rows: m 1 at y 50, m 2 at y 150.
+        let image = try Fixture.render("repeater-order", frame: 0)
+        let opacity = [1.0, 0.6, 0.2].map { Int(($0 * 255).rounded()) }  // so + (eo − so)·i/2
+        // m 1: step k is list index k.
+        for (k, x) in [30, 75, 120].enumerated() {
+            #expect(abs(Int(pixel(image, x, 50)[3]) - opacity[k]) <= 1, "m 1 circle \(k): \(pixel(image, x, 50))")
+        }
+        // Step 0 on top: its dot is not covered by copy 1's circle.
+        let top = pixel(image, 80, 50)
+        #expect(top[0] == 255 && top[2] == 0 && top[3] == 255, "m 1 dot 0: \(top)")
+        // m 2: step k is list index 2 − k, so step 0 fades to eo and lies at the bottom.
+        for (k, x) in [30, 75, 120].enumerated() {
+            #expect(abs(Int(pixel(image, x, 150)[3]) - opacity[2 - k]) <= 1, "m 2 circle \(k): \(pixel(image, x, 150))")
+        }
+        // Dot 0 (alpha 0.2) under copy 1's circle (0.6): alpha 0.6 + 0.2 · 0.4, mostly blue.
+        let covered = pixel(image, 80, 150)
+        #expect(abs(Int(covered[3]) - Int((0.68 * 255).rounded())) <= 1 && covered[2] > 200, "m 2 dot 0: \(covered)")
+    }
+
+    /// A repeater copy is a group, so its opacity fades the copy as one (lottie-web's SVG
+    /// renderer sets it on the copy's `<g>`), like any group's: a dot over its own circle in a
+    /// copy at 50 % shows the dot at 50 %, not the dot over the circle each at 50 %.
+    @Test func repeaterCopyOpacityIsAtomic() throws {
+        let image = try Fixture.render("repeater-order", frame: 0)
+        let dot = pixel(image, 40, 250)
+        #expect(dot[0] == 255 && dot[2] == 0 && abs(Int(dot[3]) - 128) <= 1, "\(dot)")
+        // Beside the dot (x 28…52), the circle alone, at 50 %.
+        let circle = pixel(image, 25, 250)
+        #expect(circle[2] == 255 && abs(Int(circle[3]) - 128) <= 1, "\(circle)")
+    }
+
+    /// lottie-web accumulates a repeater's steps per component (one matrix each for rotation,
+    /// scale and position): copy j of offset 0.5 is turned 30°·t and scaled about the anchor,
+    /// then moved (30·t, 0), t = 0.5 + j, the move not turned by later steps. The scale is the
+    /// offset's half step 1 + (0.9 − 1)·0.5 times 0.9 per copy.
+    @Test func repeaterStepsAccumulateEachComponentOnItsOwn() throws {
+        let image = try Fixture.render("repeater-steps", frame: 0)
+        for j in 0..<4 {
+            let t = 0.5 + Double(j)
+            let angle = 30 * t * Double.pi / 180
+            let scale = (1 + (0.9 - 1) * 0.5) * pow(0.9, Double(j))
+            let x = (100 * cos(angle) - 20 * sin(angle)) * scale + 30 * t
+            let y = (100 * sin(angle) + 20 * cos(angle)) * scale
+            let p = pixel(image, Int(x), Int(y))
+            #expect(p == [255, 0, 0, 255], "copy \(j) at (\(x), \(y)): \(p)")
+        }
+    }
+
+    /// Luma mattes weigh the channels as CSS Masking's `mask-type: luminance` (0.2125, 0.7154,
+    /// 0.0721), which is what lottie-web's SVG renderer makes a luma matte.
+    @Test func lumaMattesWeighChannelsAsCSSMaskingLuminance() throws {
+        let image = try Fixture.render("luma-weights", frame: 0)
+        for (x, weight) in [(25, 0.2125), (75, 0.7154), (125, 0.0721)] {
+            let luma = Int((255 * weight).rounded())
+            let p = pixel(image, x, 50)
+            #expect(p[0] == 255 && abs(Int(p[3]) - luma) <= 1, "luma at x \(x): \(p), expected alpha \(luma)")
+            let q = pixel(image, x, 150)
+            #expect(q[0] == 255 && abs(Int(q[3]) - (255 - luma)) <= 1, "inverted luma at x \(x): \(q)")
+        }
+    }
+
     @Test func gradientsInterpolateColourAndOpacityStops() throws {
         let image = try Fixture.render("gradient", frame: 0)
         // Linear red → blue along x 0…100 (y 0…20): pixel centre x + 0.5.
