@@ -96,15 +96,24 @@ public struct Spring: Equatable, Sendable {
     /// (semantics §2.4: a repeated spring leg lasts this long). Found by scanning in 1 ms steps
     /// up to `settlingLimit`, then refined by bisection to 1 µs; a spring still outside after
     /// `settlingLimit` (a strongly overdamped one: bounce −0.99 has ζ = 100) returns
-    /// `settlingLimit`.
+    /// `settlingLimit`. The scan stops early, with the same result, once `settledBound` says no
+    /// later step can be outside: a spring that settles in 1 s took 60 000 evaluations of
+    /// `value(at:)` (about 5 ms per spring, twice per export of circular-progress), now about 1 000.
     /// - Parameter epsilon: settle tolerance, default 0.001.
     public func settlingDuration(epsilon: Double = 0.001) -> Double {
         let step = 0.001
         let limit = Self.settlingLimit
+        let bound = settledBound()
         var lastOutside = 0.0
         var t = step
         while t <= limit {
-            if abs(1 - value(at: t)) >= epsilon { lastOutside = t }
+            if abs(1 - value(at: t)) >= epsilon {
+                lastOutside = t
+            } else if t >= bound.from, bound.value(t) < epsilon / 2 {
+                // |1 − x| ≤ bound.value, which falls from `bound.from` on: every later step is
+                // inside by a margin of ε/2, far above the rounding of `value(at:)`.
+                break
+            }
             t += step
         }
         var lo = lastOutside
@@ -114,5 +123,32 @@ public struct Spring: Equatable, Sendable {
             if abs(1 - value(at: mid)) >= epsilon { lo = mid } else { hi = mid }
         }
         return hi
+    }
+
+    /// An upper bound on `|1 − x(t)|` from `value(at:)`'s closed forms, non-increasing for
+    /// `t ≥ from`: `e^(−ζω0t)·√(1 + K²)` with K = (ζω0 − v0)/ωd when ζ < 1 (|cos + K·sin| ≤
+    /// √(1 + K²)); `|A|·e^(r1·t) + |B|·e^(r2·t)` when overdamped; `(1 + |ω0 − v0|·t)·e^(−ω0·t)`
+    /// when critical, falling once t ≥ (c − ω0)/(ω0·c), c = |ω0 − v0|. A NaN bound never stops
+    /// the scan.
+    func settledBound() -> (from: Double, value: (Double) -> Double) {
+        let omega0 = naturalFrequency
+        let zeta = dampingRatio
+        let v0 = initialVelocity
+        if zeta < 1 {
+            let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
+            let k = (zeta * omega0 - v0) / omegaD
+            let amplitude = (1 + k * k).squareRoot()
+            return (0, { t in exp(-zeta * omega0 * t) * amplitude })
+        }
+        if zeta > 1 && allowsOverdamping {
+            let root = (zeta * zeta - 1).squareRoot()
+            let r1 = -omega0 * (zeta - root)
+            let r2 = -omega0 * (zeta + root)
+            let a = (v0 + r2) / (r2 - r1)
+            return (0, { t in abs(a) * exp(r1 * t) + abs(1 - a) * exp(r2 * t) })
+        }
+        let c = abs(omega0 - v0)
+        let from = c > omega0 ? (c - omega0) / (omega0 * c) : 0
+        return (from, { t in (1 + c * t) * exp(-omega0 * t) })
     }
 }

@@ -167,7 +167,12 @@ func encodeFrames(
     _ directory: String, preset: String, output: String, matte: String?, dither: GIFDither, lossy: Int,
     workers: Int?, repeats: Int, animated: AnimatedSettings
 ) throws {
-    let composition = try PresetLoader.load(contentsOf: preset, measureText: Exporter.measureText).composition
+    // Only the loop's timing is read from the preset (the frames are the PNGs), so text is not
+    // shaped: a text box of 1×1 pt stands for every measurement, which moves layout, not time.
+    // (bench-peers checks the file equals the CLI's, so a period that moved would show.)
+    let composition = try PresetLoader.load(
+        contentsOf: preset, measureText: { _, _ in TextMeasurement(width: 1, height: 1) }
+    ).composition
     let isGIF = !(output.hasSuffix(".apng") || output.hasSuffix(".webp"))
     let plan = try LoopPlan.make(
         for: composition, fps: isGIF ? min(composition.fps, GIFFormat.maximumFrameRate) : composition.fps)

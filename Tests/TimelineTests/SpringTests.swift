@@ -134,3 +134,48 @@ func overdampedSpringsFollowThePhysics(text: String, expected: [Double]) throws 
     #expect(lint?.path == "$.layers[0].animations[0].timingFunction")
     #expect(lint?.message.contains("after 60 s (damping ratio 100)") == true)
 }
+
+/// `settlingDuration` stops its 1 ms scan early once a bound says nothing later is outside; it
+/// must return exactly what the whole 60 s scan returns, for every kind of spring: under-, over-
+/// and critically damped, with initial velocities of both signs, undamped (never settles) and
+/// overdamped beyond 60 s.
+@Test func settlingDurationEqualsTheFullScan() {
+    func fullScan(_ spring: Spring, epsilon: Double = 0.001) -> Double {
+        let step = 0.001
+        var lastOutside = 0.0
+        var t = step
+        while t <= Spring.settlingLimit {
+            if abs(1 - spring.value(at: t)) >= epsilon { lastOutside = t }
+            t += step
+        }
+        var lo = lastOutside
+        var hi = min(lastOutside + step, Spring.settlingLimit)
+        while hi - lo > 1e-6 {
+            let mid = (lo + hi) / 2
+            if abs(1 - spring.value(at: mid)) >= epsilon { lo = mid } else { hi = mid }
+        }
+        return hi
+    }
+    var springs: [Spring] = [
+        Spring(response: 0.5, dampingFraction: 0.825), Spring(response: 0.55, dampingFraction: 1),
+        Spring(duration: 0.5, bounce: 0.3), Spring(duration: 0.4, bounce: -0.5), Spring(duration: 1, bounce: -0.99),
+        Spring(stiffness: 100, damping: 0), Spring(stiffness: 170, damping: 26, initialVelocity: 40),
+        Spring(stiffness: 170, damping: 26, initialVelocity: -40), Spring(stiffness: 1, damping: 0.05),
+    ]
+    for (zeta, v0) in [(0.1, 0.0), (0.5, 5.0), (0.99, -3.0), (1.0, 30.0), (1.5, -10.0), (3.0, 50.0)] {
+        for overdamping in [false, true] {
+            let omega = 2 * Double.pi / 0.6
+            springs.append(
+                Spring(
+                    stiffness: omega * omega, damping: 2 * zeta * omega, initialVelocity: v0,
+                    allowsOverdamping: overdamping))
+        }
+    }
+    for spring in springs {
+        #expect(spring.settlingDuration() == fullScan(spring), "\(spring)")
+        #expect(spring.settlingDuration(epsilon: 0.01) == fullScan(spring, epsilon: 0.01), "\(spring)")
+    }
+    // The cases the early stop must not cut short: undamped and beyond the limit.
+    #expect(Spring(stiffness: 100, damping: 0).settlingDuration() > 59.99)
+    #expect(Spring(duration: 1, bounce: -0.99).settlingDuration() == Spring.settlingLimit)
+}
