@@ -432,8 +432,22 @@ struct PresetDecoder {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             // Decimal only: Swift's `Double("0x40")` reads hex (64), and "inf" or "nan" read too.
             guard isDecimalNumber(trimmed), let n = Double(trimmed), n.isFinite else {
-                throw ParameterOverrideError(
-                    message: "--set \(p.name)=\(text): expected a number, like the default \(p.defaultValue)")
+                if isDecimalNumber(trimmed) {
+                    // 1e999: decimal, but past Double's range (as the JSON reader says of it).
+                    throw ParameterOverrideError(
+                        message: "--set \(p.name)=\(text): out of range (beyond ±1.8e308)")
+                }
+                var message = "--set \(p.name)=\(text): expected a number, like the default \(p.defaultValue)"
+                // 4px, 4pt, 90deg, 2s: a decimal number and a unit of the preset format (points,
+                // degrees, seconds); parameters take the bare number.
+                let unit = ["px", "pt", "deg", "s"].first { trimmed.lowercased().hasSuffix($0) }
+                if let unit {
+                    let number = String(trimmed.dropLast(unit.count))
+                    if isDecimalNumber(number), let bare = Double(number), bare.isFinite {
+                        message += "; write it without the unit: --set \(p.name)=\(number)"
+                    }
+                }
+                throw ParameterOverrideError(message: message)
             }
             if let lo = p.minimum, n < lo {
                 throw ParameterOverrideError(

@@ -35,6 +35,7 @@ private func preset(layer: String) -> String {
 @Test(arguments: [
     ("0x40", false), ("0x1p6", false), ("inf", false), ("nan", false), ("1e3", true), (".5", false),
     ("64", true), ("+64", true), ("-1.5e-2", false), ("64.", true), ("", false), ("1e", false), ("٤", false),
+    ("1e999", false), ("64px", false), ("64 pt", false), ("px", false),
 ])
 func overrideNumbersAreDecimalOnly(text: String, accepted: Bool) {
     // circular's size has min 8, max 4096; ".5" and "-1.5e-2" are decimal but below min.
@@ -53,6 +54,13 @@ func overrideNumbersAreDecimalOnly(text: String, accepted: Bool) {
         }
         if [".5", "-1.5e-2"].contains(text) {
             #expect(e.message == "--set size=\(text): must be at least 8")
+        } else if text == "1e999" {
+            #expect(e.message == "--set size=1e999: out of range (beyond ±1.8e308)")
+        } else if text == "64px" {
+            #expect(
+                e.message
+                    == "--set size=64px: expected a number, like the default 64; write it without the unit: --set size=64"
+            )
         } else {
             #expect(e.message == "--set size=\(text): expected a number, like the default 64")
         }
