@@ -136,6 +136,23 @@ struct DeflateParserTests {
         }
     }
 
+    /// A run's tail keeps its distance-1 match when an earlier run's offers only a byte more
+    /// (`runExtension`): two 600-byte zero runs, each followed by 7 and then different bytes.
+    /// The second run goes as 258 from the first run, 258 at distance 1, then its last 84 bytes:
+    /// at distance 1 (84), not 85 at the first run's distance, which reaches one byte past.
+    @Test func aRunTailKeepsDistanceOneForAOneByteLongerMatch() {
+        var random = Sequence64(state: 9)
+        let filler = (0..<50).map { _ in UInt8(100 + random.next() % 100) }
+        let input =
+            [UInt8](repeating: 0, count: 600) + [7, 9, 1, 2, 3] + filler + [UInt8](repeating: 0, count: 600)
+            + [7, 8, 4, 5, 6]
+        let tokens = DeflateParser.tokens(input)
+        let distance = UInt32(600 + 5 + 50)
+        #expect(tokens.contains(84 << 16 | 1), "\(tokens.filter { $0 >= 256 }.map { ($0 >> 16, $0 & 0xFFFF) })")
+        #expect(!tokens.contains(85 << 16 | distance))
+        #expect(zlibInflate(DeflateParser.zlib(input), size: input.count) == input)
+    }
+
     /// On rows like a sheet's (long transparent runs, short sprites repeating from row to row),
     /// the stream is no longer than zlib level 9's, which the sheets used before; and a run's
     /// tail is matched together with the sprite after it one row up (distance = row length).
