@@ -496,7 +496,7 @@ public enum SceneRenderer {
         let (extent, stretch, drawn) = SceneExtent.drawn(shape, through: affine)
         guard !(drawn <= ExportBudget.maximumDrawnExtent) else { return }
         throw RenderError(
-            "a layer is drawn \(formatNumber(drawn)) px across in this frame (its \(formatNumber(extent)) pt outline at a scale of \(formatNumber(stretch))), more than the limit of \(formatNumber(ExportBudget.maximumDrawnExtent)) px (2^23, Cairo's fixed-point range); look for a scale set from state (bind)",
+            "a layer is drawn \(ExportBudget.describeSize(drawn)) px across in this frame (its \(ExportBudget.describeSize(extent)) pt outline at a scale of \(ExportBudget.describeSize(stretch))), more than the limit of \(formatNumber(ExportBudget.maximumDrawnExtent)) px (2^23, Cairo's fixed-point range); look for a scale set from state (bind)",
             isPresetLimit: true)
     }
 

@@ -232,6 +232,10 @@ private struct ExpressionParser {
             var word = ""
             word.unicodeScalars.append(contentsOf: scalars[position..<end])
             if operandExpected, isNameStart(scalar) {
+                // NaN and infinities are not numbers a preset can hold (finite decimals only).
+                if ["nan", "inf", "infinity"].contains(word.lowercased()) {
+                    return "'\(word)' (numbers are finite decimals)"
+                }
                 return "'\(word)' (a parameter is written $\(word))"
             }
             return "'\(word)'"

@@ -217,7 +217,7 @@ public enum ExportBudget {
                 BudgetViolation(
                     subject: .preset(path: "$.layers"), value: over.drawn, limit: maximumDrawnExtent,
                     message:
-                        "a shape is drawn \(formatNumber(over.drawn)) px across in frame \(index) (its \(formatNumber(over.extent)) pt outline at a scale of \(formatNumber(over.stretch))), more than the limit of \(formatNumber(maximumDrawnExtent)) px (2^23, Cairo's fixed-point range)"
+                        "a shape is drawn \(describeSize(over.drawn)) px across in frame \(index) (its \(describeSize(over.extent)) pt outline at a scale of \(describeSize(over.stretch))), more than the limit of \(formatNumber(maximumDrawnExtent)) px (2^23, Cairo's fixed-point range)"
                 )
             ]
         }
@@ -244,7 +244,7 @@ public enum ExportBudget {
                     found = BudgetViolation(
                         subject: .preset(path: path), value: drawn, limit: maximumDrawnExtent,
                         message:
-                            "a layer may be drawn \(formatNumber(drawn)) px across (its \(formatNumber(size.extent)) pt box at a scale of up to \(formatNumber(here)) with every scale above it), more than the limit of \(formatNumber(maximumDrawnExtent)) px (2^23, Cairo's fixed-point range)"
+                            "a layer may be drawn \(describeSize(drawn)) px across (its \(describeSize(size.extent)) pt box at a scale of up to \(describeSize(here)) with every scale above it), more than the limit of \(formatNumber(maximumDrawnExtent)) px (2^23, Cairo's fixed-point range)"
                     )
                     return
                 }
@@ -625,5 +625,13 @@ enum DrawnExtent {
         case .group, .replicator: extent = 0
         }
         return (extent + width, key)
+    }
+}
+
+extension ExportBudget {
+    /// A size or scale in a budget message: `formatNumber`'s text, or `more than 1.8e308` for an
+    /// infinity, which only an overflow of finite inputs makes (a 1e308 radius doubled into a box).
+    public static func describeSize(_ value: Double) -> String {
+        value.isInfinite ? (value < 0 ? "below -1.8e308" : "more than 1.8e308") : formatNumber(value)
     }
 }

@@ -749,6 +749,11 @@ extension HostileCase {
             "a circle of radius 1e19",
             preset([#"{ "type": "circle", "center": [8, 8], "radius": 1e19, "fill": "red" }"#], top: oneSecond),
             path: "$.layers[0].radius", fragments: ["8388608 px"])
+        // The fresh user's 1e308: the box overflows to infinity, said as a size, not "infinity".
+        cases += refused(
+            "a circle of radius 1e308",
+            preset([#"{ "type": "circle", "center": [8, 8], "radius": 1e308, "fill": "red" }"#], top: oneSecond),
+            path: "$.layers[0].radius", fragments: ["more than 1.8e308 px across", "8388608 px"])
         cases += refused(
             "a scale animation from 9.3e18",
             preset([circle([animation([("fromValue", "9.3e18")], keyPath: "scale")])]),

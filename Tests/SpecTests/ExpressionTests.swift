@@ -97,6 +97,8 @@ private func evaluationError(_ text: String, _ parameters: [String: Double] = [:
             "strokeWidth * 2", 0,
             "expected a number, $name or '(' at offset 0, found 'strokeWidth' (a parameter is written $strokeWidth)"
         ),
+        ("NaN", 0, "expected a number, $name or '(' at offset 0, found 'NaN' (numbers are finite decimals)"),
+        ("-Infinity", 1, "expected a number, $name or '(' at offset 1, found 'Infinity' (numbers are finite decimals)"),
         ("2 x", 2, "expected +, -, *, / or the end of the expression at offset 2, found 'x'"),
         ("2 3", 2, "expected +, -, *, / or the end of the expression at offset 2, found '3'"),
         ("1.", 2, "expected a digit after '.' at offset 2, found end of input"),
