@@ -16,7 +16,7 @@ let package = Package(
         .executable(name: "animexport-core", targets: ["animexport-core"]),
         .library(
             name: "AnimexportKit",
-            targets: ["Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "LottieImport"]),
+            targets: ["Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "Export", "LottieImport"]),
     ],
     targets: [
         // C libraries.
@@ -60,35 +60,43 @@ let package = Package(
         .target(name: "ToolInfo"),
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
-        .target(name: "Render", dependencies: ["Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz", "CPNG"]),
+        // Straight-alpha RGBA images, frame sources and PNG files: what the encoders need from the
+        // pipeline, without the renderer's Cairo, HarfBuzz, fontconfig and X11 (issue 22: a process
+        // that only encodes frames does not map them).
+        .target(name: "Raster", dependencies: ["CPNG"]),
+        .target(name: "Render", dependencies: ["Raster", "Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz"]),
         .target(
-            name: "Encode", dependencies: ["Render", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
+            name: "Encode", dependencies: ["Raster", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         // Lottie (bodymovin) files as a second input: a model that draws FrameScenes itself.
         .target(name: "LottieImport", dependencies: ["Spec", "Timeline", "Geometry"]),
-        .target(name: "Export", dependencies: ["Spec", "Timeline", "Render", "Encode", "CMalloc", "ToolInfo"]),
+        .target(
+            name: "Export", dependencies: ["Spec", "Timeline", "Raster", "Render", "Encode", "CMalloc", "ToolInfo"]),
         .target(
             name: "AnimexportCLI",
             dependencies: [
-                "Geometry", "Spec", "Timeline", "Render", "Encode", "Export", "LottieImport", "CMalloc", "CCrypto",
+                "Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "Export", "LottieImport", "CMalloc",
+                "CCrypto",
                 "ToolInfo",
             ]),
         .executableTarget(name: "animexport", dependencies: ["ToolInfo"]),
         .executableTarget(name: "animexport-core", dependencies: ["AnimexportCLI", "Export"]),
         .executableTarget(
-            name: "animexport-bench", dependencies: ["Export", "Encode", "Render", "Spec", "Timeline"]),
+            name: "animexport-bench", dependencies: ["Export", "Encode", "Raster", "Render", "Spec", "Timeline"]),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SpecTests", dependencies: ["Spec"]),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry", "Render"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "CCairo"]),
-        .testTarget(name: "EncodeTests", dependencies: ["Encode", "CDeflate"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Spec", "Geometry", "Raster", "Render"]),
+        .testTarget(name: "RenderTests", dependencies: ["Raster", "Render", "CCairo"]),
+        .testTarget(name: "EncodeTests", dependencies: ["Encode", "Raster", "CDeflate"]),
         .testTarget(
-            name: "LottieImportTests", dependencies: ["LottieImport", "Timeline", "Render", "Spec", "Geometry"],
+            name: "LottieImportTests",
+            dependencies: ["LottieImport", "Timeline", "Raster", "Render", "Spec", "Geometry"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "CLITests", dependencies: ["AnimexportCLI", "Export", "Encode", "Render", "Spec", "Timeline"],
+            name: "CLITests",
+            dependencies: ["AnimexportCLI", "Export", "Encode", "Raster", "Render", "Spec", "Timeline"],
             resources: [.copy("Fixtures")]),
     ]
 )

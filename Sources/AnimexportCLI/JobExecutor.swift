@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import Raster
 import Render
 import Spec
 import Timeline

@@ -3,6 +3,7 @@
 import Export
 import Foundation
 import LottieImport
+import Raster
 import Render
 import Spec
 import Timeline

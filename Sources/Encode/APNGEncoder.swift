@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
+public import Raster
 
 /// Writes animated PNGs (APNG specification, https://wiki.mozilla.org/APNG_Specification;
 /// section names below refer to it).

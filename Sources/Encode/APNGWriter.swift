@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Render
+import Raster
 
 /// A frame's rectangle on the canvas, in pixels (`fcTL` width, height, x_offset, y_offset).
 struct APNGRect: Equatable, Sendable {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
+public import Raster
 
 /// A GIF read back by `GIFDecoder`: the file's structure plus each frame composited the way
 /// browsers show it.

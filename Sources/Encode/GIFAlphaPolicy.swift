@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-internal import Render
+internal import Raster
 internal import Spec
 
 /// Frames with GIF's 1-bit alpha applied: every pixel is either an opaque colour packed as

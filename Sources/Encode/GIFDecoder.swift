@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 internal import CGif
-internal import Render
+internal import Raster
 
 /// Reads a GIF from memory with giflib and composites its frames the way browsers do, so tests
 /// can check what an encoder wrote.

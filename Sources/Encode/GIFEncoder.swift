@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
+public import Raster
 
 /// Animated GIF encoding with giflib, in five stages:
 /// alpha policy (`GIFAlphaPolicy`) → palette (`GIFPalette`: exact, or libimagequant over a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 internal import CDeflate
-public import Render
+public import Raster
 
 /// A sprite sheet's PNG file and how it was stored.
 public struct SheetPNGEncoding: Equatable, Sendable {

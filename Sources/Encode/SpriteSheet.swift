@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
+public import Raster
 
 /// A sprite sheet held in memory: every page image, the frame records and the data files.
 public struct SpriteSheet: Equatable, Sendable {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
+public import Raster
 
 /// Lays frames out on one or more sheet pages and writes the JSON data file game engines read.
 ///

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-internal import Render
+internal import Raster
 internal import Spec
 
 /// The sprite sheet's JSON data file that `SpriteSheetBuilder` puts in `SpriteSheet.json`: the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 internal import CWebP
-public import Render
+public import Raster
 
 /// Animated WebP encoding through libwebp's `WebPAnimEncoder` (libwebpmux).
 ///

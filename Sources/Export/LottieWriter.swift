@@ -3,6 +3,7 @@
 import Encode
 import Foundation
 import Geometry
+import Raster
 import Render
 import Spec
 import Timeline

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 public import Encode
-public import Render
+public import Raster
+import Render
 public import Spec
 public import Timeline
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-public import Render
+public import Raster
+import Render
 
 /// A frame kept in `RenderedFrames`' cache, run-length packed: rendered frames are mostly runs
 /// of one pixel (transparent background, flat fills), so a loop packs to a few per cent of its

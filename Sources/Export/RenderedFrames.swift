@@ -2,7 +2,8 @@
 
 import Dispatch
 import Foundation
-public import Render
+public import Raster
+import Render
 public import Spec
 public import Timeline
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 internal import CCairo
+import Raster
 
 /// An owned Cairo ARGB32 image surface and a drawing context on it. Both are released in
 /// `deinit`. Used by one thread at a time (each frame gets its own canvas).

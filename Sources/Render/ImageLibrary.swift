@@ -2,6 +2,7 @@
 
 internal import CCairo
 import Foundation
+import Raster
 import Spec
 
 /// PNG files for image layers, decoded once into Cairo surfaces and kept for the life of the

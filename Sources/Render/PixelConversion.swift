@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Raster
+
 /// The one place where Cairo's pixel format becomes `RGBAImage`.
 public enum PixelConversion {
     /// Converts Cairo `CAIRO_FORMAT_ARGB32` pixels (premultiplied alpha, one native-endian

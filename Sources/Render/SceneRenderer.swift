@@ -2,6 +2,7 @@
 
 internal import CCairo
 import Geometry
+import Raster
 import Spec
 public import Timeline
 

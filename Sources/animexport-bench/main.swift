@@ -42,6 +42,7 @@ import Dispatch
 @_spi(Measure) import Encode
 import Export
 import Foundation
+import Raster
 import Render
 import Spec
 import Timeline

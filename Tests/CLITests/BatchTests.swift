@@ -1,5 +1,6 @@
 import Encode
 import Foundation
+import Raster
 import Render
 import Testing
 

@@ -2,6 +2,7 @@ import AnimexportCLI
 import Encode
 import Export
 import Foundation
+import Raster
 import Render
 import Spec
 import Testing

@@ -1,5 +1,6 @@
 import Export
 import Foundation
+import Raster
 import Render
 import Spec
 import Testing

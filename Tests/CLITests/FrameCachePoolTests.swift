@@ -1,4 +1,5 @@
 import Export
+import Raster
 import Render
 import Spec
 import Testing

@@ -1,6 +1,7 @@
 import AnimexportCLI
 import Export
 import Foundation
+import Raster
 import Render
 import Spec
 import Testing

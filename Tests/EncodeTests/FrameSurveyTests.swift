@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Render
+import Raster
 import Spec
 import Testing
 

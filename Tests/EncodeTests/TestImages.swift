@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
-import Render
+import Raster
 
 /// An RGBA pixel for building test images.
 struct Pixel: Equatable {

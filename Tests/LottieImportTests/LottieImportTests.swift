@@ -2,6 +2,7 @@
 
 import Foundation
 import Geometry
+import Raster
 import Render
 import Spec
 import Testing

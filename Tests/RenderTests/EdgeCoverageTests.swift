@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Raster
 import Spec
 import Testing
 import Timeline

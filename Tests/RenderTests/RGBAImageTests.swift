@@ -1,3 +1,4 @@
+import Raster
 import Testing
 
 @testable import Render
