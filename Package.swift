@@ -60,6 +60,10 @@ let package = Package(
         .target(name: "ToolInfo"),
         .target(name: "Spec", dependencies: ["Geometry"]),
         .target(name: "Timeline", dependencies: ["Spec", "Geometry"]),
+        // Files written whole or not at all (AtomicFile) and byte-exact paths (FilePath).
+        .target(name: "OutputFiles"),
+        // Exit codes, usage errors and checked option values, shared by the CLI and `assemble`.
+        .target(name: "ToolOptions", dependencies: ["Spec", "OutputFiles"]),
         // Straight-alpha RGBA images, frame sources and PNG files: what the encoders need from the
         // pipeline, without the renderer's Cairo, HarfBuzz, fontconfig and X11 (issue 22: a process
         // that only encodes frames does not map them).
@@ -72,11 +76,13 @@ let package = Package(
         // Lottie (bodymovin) files as a second input: a model that draws FrameScenes itself.
         .target(name: "LottieImport", dependencies: ["Spec", "Timeline", "Geometry"]),
         .target(
-            name: "Export", dependencies: ["Spec", "Timeline", "Raster", "Render", "Encode", "CMalloc", "ToolInfo"]),
+            name: "Export",
+            dependencies: ["Spec", "Timeline", "OutputFiles", "Raster", "Render", "Encode", "CMalloc", "ToolInfo"]),
         .target(
             name: "AnimexportCLI",
             dependencies: [
-                "Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "Export", "LottieImport", "CMalloc",
+                "Geometry", "Spec", "Timeline", "OutputFiles", "ToolOptions", "Raster", "Render", "Encode", "Export",
+                "LottieImport", "CMalloc",
                 "CCrypto",
                 "ToolInfo",
             ]),
@@ -96,7 +102,10 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["AnimexportCLI", "Export", "Encode", "Raster", "Render", "Spec", "Timeline"],
+            dependencies: [
+                "AnimexportCLI", "Export", "OutputFiles", "ToolOptions", "Encode", "Raster", "Render", "Spec",
+                "Timeline",
+            ],
             resources: [.copy("Fixtures")]),
     ]
 )

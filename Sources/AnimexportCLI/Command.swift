@@ -2,7 +2,9 @@
 
 import Export
 import Foundation
+import OutputFiles
 import ToolInfo
+import ToolOptions
 
 /// The `animexport` command: parses arguments, then exports (the default), lists, validates or
 /// checks presets, reporting with `error:`/`warning:` lines on stderr. `docs/cli.md` describes

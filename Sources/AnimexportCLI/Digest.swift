@@ -2,6 +2,7 @@
 
 internal import CCrypto
 import Export
+import OutputFiles
 
 #if canImport(Glibc)
     import Glibc

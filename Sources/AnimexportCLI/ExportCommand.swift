@@ -2,7 +2,9 @@
 
 import Export
 import Foundation
+import OutputFiles
 import Spec
+import ToolOptions
 
 /// The default command (export) and `check`: plan every job, then render, encode and write
 /// (or compare) them on `--jobs` threads, then write `--report` and `--preview`.

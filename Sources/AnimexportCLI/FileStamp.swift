@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import OutputFiles
 import Spec
 
 #if canImport(Glibc)

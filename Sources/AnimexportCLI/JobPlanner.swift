@@ -3,10 +3,12 @@
 import Export
 import Foundation
 import LottieImport
+import OutputFiles
 import Raster
 import Render
 import Spec
 import Timeline
+import ToolOptions
 
 /// A run that stops with this exit code; its messages have been printed already.
 struct ExitFailure: Error, Equatable {

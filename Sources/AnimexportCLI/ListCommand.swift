@@ -2,8 +2,10 @@
 
 import Export
 import Foundation
+import OutputFiles
 import Spec
 import Timeline
+import ToolOptions
 
 /// `animexport list [DIR|PRESET]...`: every preset (default folder `presets/`) with its
 /// description, canvas, frame rate, loop period, frame count and params (name, default, range,

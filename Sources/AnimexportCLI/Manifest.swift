@@ -3,6 +3,7 @@
 import Encode
 import Export
 import Foundation
+import OutputFiles
 import Spec
 
 /// The manifest of one job: a small JSON file beside the job's first output,

@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import OutputFiles
 
 #if canImport(Glibc)
     import Glibc

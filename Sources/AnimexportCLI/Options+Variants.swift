@@ -3,6 +3,7 @@
 import Export
 import Foundation
 import Spec
+import ToolOptions
 
 /// Where in the loop the file starts (`--poster`).
 enum PosterTime: Equatable, Sendable {
@@ -68,8 +69,8 @@ extension Options {
         switch name {
         case "--size":
             var list: [Int] = []
-            for item in try Self.list(value, name) {
-                let px = try Self.integer(
+            for item in try OptionValues.list(value, name) {
+                let px = try OptionValues.integer(
                     item, name, "a pixel size 1…\(VariantOptions.maximumSize) (the larger canvas side)",
                     1...VariantOptions.maximumSize)
                 guard !list.contains(px) else { throw UsageError(message: "--size \(value): \(item) is repeated") }
@@ -77,7 +78,7 @@ extension Options {
             }
             variantOptions.sizes = list
         case "--speed":
-            variantOptions.speed = try Self.number(
+            variantOptions.speed = try OptionValues.number(
                 value, name,
                 "a speed factor \(formatNumber(VariantOptions.minimumSpeed))…\(formatNumber(VariantOptions.maximumSpeed)) without a unit (2 plays twice as fast, 0.5 half as fast)"
             ) { $0 >= VariantOptions.minimumSpeed && $0 <= VariantOptions.maximumSpeed }
@@ -103,7 +104,7 @@ extension Options {
             }
             return .fraction(percent / 100)
         }
-        let seconds = try number(
+        let seconds = try OptionValues.number(
             text, "--poster",
             "seconds into the loop ≥ 0 without a unit (--poster 1.5 is 1.5 s, taken modulo the loop) or a percentage of the loop, 0 ≤ P < 100 (--poster 25%)"
         ) {

@@ -3,12 +3,9 @@
 import Encode
 import Export
 import Foundation
+import OutputFiles
 import Spec
-
-/// A command-line mistake; printed as `error: …` followed by a hint to `--help`, exit 64.
-struct UsageError: Error, Equatable {
-    var message: String
-}
+import ToolOptions
 
 /// The word after `animexport` that picks what the run does; without one it exports.
 enum Subcommand: String, Equatable, Sendable, CaseIterable {
@@ -277,9 +274,9 @@ struct Options: Equatable {
             guard !value.isEmpty else { throw UsageError(message: "--frames needs a directory") }
             framesDirectory = value
         case "--preview":
-            previewPath = try Self.file(value, name, extensions: ["html", "htm"])
+            previewPath = try OptionValues.file(value, name, extensions: ["html", "htm"])
         case "--report":
-            reportPath = try Self.file(value, name, extensions: ["json"])
+            reportPath = try OptionValues.file(value, name, extensions: ["json"])
         default:
             throw UsageError(message: "unknown option \(name)")
         }
@@ -289,18 +286,18 @@ struct Options: Equatable {
         if try applyVariantOption(name, value) { return }
         switch name {
         case "--fps":
-            fps = try Self.number(value, name, "frames per second 0.1…120") { $0 >= 0.1 && $0 <= 120 }
+            fps = try OptionValues.number(value, name, "frames per second 0.1…120") { $0 >= 0.1 && $0 <= 120 }
         case "--scale":
             var list: [Double] = []
-            for item in try Self.list(value, name) {
-                let scale = try Self.number(item, name, "a scale factor 0.01…16") { $0 >= 0.01 && $0 <= 16 }
+            for item in try OptionValues.list(value, name) {
+                let scale = try OptionValues.number(item, name, "a scale factor 0.01…16") { $0 >= 0.01 && $0 <= 16 }
                 guard !list.contains(scale) else { throw UsageError(message: "--scale \(value): \(item) is repeated") }
                 list.append(scale)
             }
             scales = list
             variantOptions.scaleGiven = true
         case "--duration":
-            duration = try Self.number(
+            duration = try OptionValues.number(
                 value, name,
                 "a loop period in seconds, 0.02…600, without a unit (--duration 1.5 is 1.5 s; a GIF frame lasts at least 2 cs)"
             ) {
@@ -310,10 +307,10 @@ struct Options: Equatable {
             if value == "transparent" || value == "none" {
                 background = .some(nil)
             } else {
-                background = .some(try Self.color(value, name))
+                background = .some(try OptionValues.color(value, name))
             }
         case "--matte":
-            matte = value == "none" ? .some(nil) : .some(try Self.color(value, name))
+            matte = value == "none" ? .some(nil) : .some(try OptionValues.color(value, name))
         case "--loop":
             if value == "forever" || value == "infinite" || value == "0" {
                 loop = .forever
@@ -323,16 +320,16 @@ struct Options: Equatable {
                 throw UsageError(message: "--loop \(value): expected a number of plays 1…65536 or \"forever\"")
             }
         case "--columns":
-            columns = try Self.integer(value, name, "a whole number 1…4096", 1...4096)
+            columns = try OptionValues.integer(value, name, "a whole number 1…4096", 1...4096)
         case "--padding":
-            padding = try Self.integer(value, name, "whole pixels 0…1024", 0...1024)
+            padding = try OptionValues.integer(value, name, "whole pixels 0…1024", 0...1024)
         case "--set":
             settings.removeAll { $0.name == ParameterSetting.name(of: value) }
             settings.append(try ParameterSetting(parsing: value))
         case "--format":
             var kinds: [OutputFormatKind] = []
             let names = OutputFormatKind.folderKinds.map(\.rawValue)
-            for item in try Self.list(value, name) {
+            for item in try OptionValues.list(value, name) {
                 guard let kind = OutputFormatKind(rawValue: item.lowercased()), names.contains(kind.rawValue) else {
                     var message =
                         "--format \(item): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
@@ -347,36 +344,36 @@ struct Options: Equatable {
         case "--shard":
             shard = try Shard.parse(value)
         case "--jobs", "-j":
-            jobs = try Self.integer(value, name, "a number of threads 1…256", 1...256)
+            jobs = try OptionValues.integer(value, name, "a number of threads 1…256", 1...256)
         case "--frame":
             guard still == nil else { throw UsageError(message: "give one of --frame and --time") }
-            still = .index(try Self.integer(value, name, "a frame number ≥ 0", 0...1_000_000))
+            still = .index(try OptionValues.integer(value, name, "a frame number ≥ 0", 0...1_000_000))
         case "--time":
             guard still == nil else { throw UsageError(message: "give one of --frame and --time") }
             still = .time(
-                try Self.number(value, name, "seconds ≥ 0 on the preset's clock, without a unit (--time 1.5)") {
+                try OptionValues.number(value, name, "seconds ≥ 0 on the preset's clock, without a unit (--time 1.5)") {
                     $0 >= 0 && $0 <= 86_400
                 })
         case "--dither":
-            dither = try Self.choice(
+            dither = try OptionValues.choice(
                 value, name, ["none": .none, "ordered": .ordered, "fs": .floydSteinberg], "none, ordered or fs")
         case "--lossy":
-            lossy = try Self.integer(value, name, "a tolerance in levels 0…255 (0 = lossless)", 0...255)
+            lossy = try OptionValues.integer(value, name, "a tolerance in levels 0…255 (0 = lossless)", 0...255)
         case "--quality":
-            quality = try Self.integer(value, name, "a lossy WebP quality 0…100", 0...100)
+            quality = try OptionValues.integer(value, name, "a lossy WebP quality 0…100", 0...100)
         case "--effort":
-            effort = try Self.choice(value, name, ["standard": .standard, "max": .max], "standard or max")
+            effort = try OptionValues.choice(value, name, ["standard": .standard, "max": .max], "standard or max")
         case "--extrude":
-            extrude = try Self.integer(value, name, "whole pixels 0…64", 0...64)
+            extrude = try OptionValues.integer(value, name, "whole pixels 0…64", 0...64)
         case "--sheet-type":
-            sheetType = try Self.choice(
+            sheetType = try OptionValues.choice(
                 value, name, ["grid": .grid, "horizontal": .horizontal, "vertical": .vertical, "packed": .packed],
                 "grid, horizontal, vertical or packed")
         case "--max-size":
-            maxSize = try Self.integer(
+            maxSize = try OptionValues.integer(
                 value, name, "a page size of 1…\(SheetFormat.maximumSide) pixels", 1...SheetFormat.maximumSide)
         case "--sheet-colors":
-            sheetColors = try Self.integer(value, name, "a palette size 2…256", 2...256)
+            sheetColors = try OptionValues.integer(value, name, "a palette size 2…256", 2...256)
         case "--sheet-format":
             let names = SheetDataFormat.allCases.map(\.rawValue)
             guard let format = SheetDataFormat(rawValue: value.lowercased()) else {

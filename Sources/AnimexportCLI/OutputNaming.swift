@@ -4,6 +4,7 @@ import Export
 import Raster
 import Render
 import Spec
+import ToolOptions
 
 /// One rendition of a preset variant: the pixels per point it is drawn at and, for `--size`,
 /// the pixel size asked for.

@@ -2,7 +2,9 @@
 
 import Export
 import Foundation
+import OutputFiles
 import Spec
+import ToolOptions
 
 /// Where each job's outputs go, decided from `-o`, `--format`, `--frames`, `--frame`/`--time`
 /// and the job's variant and scale before anything is rendered.

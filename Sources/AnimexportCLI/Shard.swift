@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Export
+import OutputFiles
+import ToolOptions
 
 /// `--shard K/N`: the K-th of N slices of a batch, for CI matrices (GitHub Actions' `matrix`,
 /// GitLab's `parallel`). The jobs are grouped by preset file (as the user named it). Within a

@@ -2,6 +2,7 @@
 
 import Export
 import Foundation
+import OutputFiles
 
 /// The `--frames DIR` PNGs an earlier run of the same job left behind when this run writes
 /// fewer frames (`--speed 2`: 36 frames, then 18, left `NAME-018.png` … `NAME-035.png`).

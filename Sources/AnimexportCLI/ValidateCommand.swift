@@ -3,8 +3,10 @@
 import Encode
 import Export
 import Foundation
+import OutputFiles
 import Spec
 import Timeline
+import ToolOptions
 
 /// `animexport validate PRESET...`: reads every preset (with every `--set` combination) and
 /// plans its loop without rendering, printing every error and lint at once. Lints are the

@@ -3,7 +3,9 @@
 import Dispatch
 import Export
 import Foundation
+import OutputFiles
 import Spec
+import ToolOptions
 
 #if canImport(Glibc)
     import Glibc

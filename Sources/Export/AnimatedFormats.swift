@@ -2,6 +2,7 @@
 
 import Encode
 import Foundation
+import OutputFiles
 import Raster
 import Render
 import Spec

@@ -2,6 +2,7 @@
 
 public import Encode
 import Foundation
+import OutputFiles
 public import Raster
 import Render
 public import Spec

@@ -3,6 +3,7 @@
 import Dispatch
 import Encode
 import Foundation
+import OutputFiles
 import Raster
 import Render
 import Spec

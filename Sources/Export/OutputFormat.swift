@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 public import Encode
+import OutputFiles
 public import Raster
 import Render
 public import Spec

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import OutputFiles
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Encode
 import Foundation
 import Testing
+import ToolOptions
 
 /// Bad input: each case gives a clear `error:` line, its documented exit code, and leaves no
 /// file behind.

@@ -3,6 +3,7 @@ import Foundation
 import Raster
 import Render
 import Testing
+import ToolOptions
 
 /// Batch runs for CI: folders in, `-o DIR` out, `--format`, `--scale` lists, `--set` fan-out,
 /// `--jobs`, byte-stable output, and `check` as a gate for committed assets.

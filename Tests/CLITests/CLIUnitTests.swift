@@ -1,8 +1,10 @@
 import Export
 import Foundation
+import OutputFiles
 import Spec
 import Testing
 import Timeline
+import ToolOptions
 
 @testable import AnimexportCLI
 

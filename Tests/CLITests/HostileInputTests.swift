@@ -1,4 +1,5 @@
 import Foundation
+import OutputFiles
 import Testing
 
 /// The hostile-input table of issue 18 ("How it is checked"): every case runs the real binary

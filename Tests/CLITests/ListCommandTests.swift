@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToolOptions
 
 /// `animexport list [DIR]`: every preset with description, canvas, rate, period, frame count and
 /// params; a broken preset is listed as such with exit 65.

@@ -1,6 +1,8 @@
 import Export
 import Foundation
+import OutputFiles
 import Testing
+import ToolOptions
 
 @testable import AnimexportCLI
 

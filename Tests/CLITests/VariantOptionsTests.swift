@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+import ToolOptions
 
 /// `--size`, `--speed`, `--poster`, `--zip` and `--name` through the real binary: the exact
 /// files written, their pixels and delays decoded by Pillow, and the frames compared with the

@@ -1,5 +1,6 @@
 import Geometry
 import Testing
+import ToolOptions
 
 @testable import Spec
 

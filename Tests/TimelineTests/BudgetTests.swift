@@ -3,6 +3,7 @@ import Geometry
 import Render
 import Spec
 import Testing
+import ToolOptions
 
 @testable import Timeline
 

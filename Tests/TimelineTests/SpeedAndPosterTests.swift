@@ -1,5 +1,6 @@
 import Spec
 import Testing
+import ToolOptions
 
 @testable import Timeline
 
