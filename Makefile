@@ -4,8 +4,10 @@
 #   make deps    install the C libraries and test tools with apt-get (as root, or via sudo);
 #                does nothing when everything is already installed
 #   make build   release build of the tool: .build/release/animexport (the front, which answers
-#                --version/--help) and .build/release/animexport-core (everything else, exec'd
-#                by the front from its own directory); install both side by side
+#                --version/--help), .build/release/animexport-assemble (`animexport assemble`:
+#                PNG frames to GIF/APNG/WebP, without the renderer's libraries) and
+#                .build/release/animexport-core (everything else), both exec'd by the front from
+#                its own directory; install the three side by side
 #   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON) in
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
 #   make test    run every test (runs deps first), then `make fuzz-short`
@@ -96,6 +98,7 @@ deps:
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-core
+	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-assemble
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
 
 demo: build
@@ -116,6 +119,7 @@ fuzz-short:
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-core
+	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-assemble
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
 	@echo "Start-up (issue 20): median wall and CPU time of --version and --help against gifsicle:"
 	/usr/bin/python3 scripts/bench_startup.py .build/release/animexport
@@ -146,12 +150,14 @@ bench: deps
 
 bench-peers: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-core
+	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-assemble
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-bench
 	/usr/bin/python3 scripts/bench_peers.py
 
 bench-lottie: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-core
+	$(SWIFT) build $(RELEASE_FLAGS) --product animexport-assemble
 	$(SWIFT) build $(RELEASE_FLAGS) --product animexport
 	$(TOOLS_VENV)/bin/python scripts/bench_lottie.py --binary .build/release/animexport
 

@@ -11,12 +11,16 @@ let package = Package(
     name: "animexport",
     products: [
         // `animexport` is a small front (no Foundation, no C libraries) that answers --version and
-        // --help itself and execs `animexport-core` beside it for everything else; both are installed.
+        // --help itself, execs `animexport-assemble` beside it for `assemble` and `animexport-core`
+        // for everything else; all three are installed.
         .executable(name: "animexport", targets: ["animexport"]),
         .executable(name: "animexport-core", targets: ["animexport-core"]),
+        .executable(name: "animexport-assemble", targets: ["animexport-assemble"]),
         .library(
             name: "AnimexportKit",
-            targets: ["Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "Export", "LottieImport"]),
+            targets: [
+                "Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "Export", "LottieImport", "Assemble",
+            ]),
     ],
     targets: [
         // C libraries.
@@ -70,7 +74,8 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "Render", dependencies: ["Raster", "Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz"]),
         .target(
-            name: "Encode", dependencies: ["Raster", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli"]),
+            name: "Encode",
+            dependencies: ["Raster", "Spec", "CGif", "CImageQuant", "CWebP", "CDeflate", "CZopfli", "CMalloc"]),
         // Preset -> files in one call: the output formats, frame sources, atomic commits, timing
         // reports and loop lints, shared by the CLI, the benchmark and Swift callers.
         // Lottie (bodymovin) files as a second input: a model that draws FrameScenes itself.
@@ -86,8 +91,16 @@ let package = Package(
                 "CCrypto",
                 "ToolInfo",
             ]),
+        // `animexport assemble`: PNG frames from any tool -> GIF, APNG or WebP, without the renderer.
+        .target(
+            name: "Assemble", dependencies: ["Encode", "Raster", "Spec", "Timeline", "OutputFiles", "ToolOptions"]),
         .executableTarget(name: "animexport", dependencies: ["ToolInfo"]),
-        .executableTarget(name: "animexport-core", dependencies: ["AnimexportCLI", "Export"]),
+        // What the front execs for `assemble`: Encode's libraries only (libpng, libwebp, giflib,
+        // libimagequant, libdeflate, Zopfli), none of Cairo's or HarfBuzz's (issue 22).
+        .executableTarget(name: "animexport-assemble", dependencies: ["Assemble", "Encode", "OutputFiles"]),
+        .executableTarget(
+            name: "animexport-core",
+            dependencies: ["AnimexportCLI", "Assemble", "Encode", "OutputFiles", "ToolOptions"]),
         .executableTarget(
             name: "animexport-bench", dependencies: ["Export", "Encode", "Raster", "Render", "Spec", "Timeline"]),
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Encode
 import Export
 import Foundation
 import OutputFiles

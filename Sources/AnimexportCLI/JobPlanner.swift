@@ -121,7 +121,8 @@ enum JobPlanner {
         if word == "help" {
             throw UsageError(message: "no preset or command called help; did you mean 'animexport --help'?")
         }
-        let words = Subcommand.allCases.filter { $0 != .export }.map(\.rawValue)
+        // `assemble` runs in its own executable (the front execs it), so it is no Subcommand.
+        let words = Subcommand.allCases.filter { $0 != .export }.map(\.rawValue) + ["assemble"]
         if let near = suggestion(for: word, among: words) {
             throw UsageError(
                 message:

@@ -312,13 +312,10 @@ struct Options: Equatable {
         case "--matte":
             matte = value == "none" ? .some(nil) : .some(try OptionValues.color(value, name))
         case "--loop":
-            if value == "forever" || value == "infinite" || value == "0" {
-                loop = .forever
-            } else if let n = Int(value), n >= 1, n <= 65536 {
-                loop = .plays(n)
-            } else {
-                throw UsageError(message: "--loop \(value): expected a number of plays 1…65536 or \"forever\"")
+            guard let count = LoopCount(option: value) else {
+                throw UsageError(message: "--loop \(value): expected \(LoopCount.optionForms)")
             }
+            loop = count
         case "--columns":
             columns = try OptionValues.integer(value, name, "a whole number 1…4096", 1...4096)
         case "--padding":

@@ -28,3 +28,20 @@ public enum LoopCount: Equatable, Sendable {
         }
     }
 }
+
+extension LoopCount {
+    /// What `init?(option:)` accepts, in the words of `--loop`'s error message.
+    public static let optionForms = "a number of plays 1…65536 or \"forever\""
+
+    /// The value of a `--loop` option: `forever`, `infinite` or `0` loop endlessly; a whole
+    /// number 1 … 65 536 plays that many times in total. Nil for anything else.
+    public init?(option text: String) {
+        if text == "forever" || text == "infinite" || text == "0" {
+            self = .forever
+        } else if let n = Int(text), n >= 1, n <= 65_536 {
+            self = .plays(n)
+        } else {
+            return nil
+        }
+    }
+}

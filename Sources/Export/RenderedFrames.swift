@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Dispatch
+import Encode
 import Foundation
 public import Raster
 import Render

@@ -20,6 +20,8 @@ public enum ToolInfo {
           animexport list [DIR|PRESET...]                 presets with canvas, loop and params
           animexport validate PRESET... [--strict] [options] check, no rendering
           animexport check PRESET|DIR... -o DIR/ [options] compare with the files in DIR
+          animexport assemble FRAMES... -o OUT.webp [opts] PNG frames (files or folders) to one
+                                                          GIF, APNG or WebP; assemble --help
           (a bare NAME without .json is presets/NAME.json when that file exists)
 
         OUTPUT (-o, repeatable; the kind follows the name)

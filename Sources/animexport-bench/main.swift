@@ -40,8 +40,10 @@
 
 import Dispatch
 @_spi(Measure) import Encode
+import Encode
 import Export
 import Foundation
+import OutputFiles
 import Raster
 import Render
 import Spec

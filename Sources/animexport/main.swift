@@ -5,7 +5,8 @@
 // libwebp, OpenSSL...). It answers `animexport --version` and `animexport --help` (the whole
 // argument list being that one word) from `ToolInfo`, the same strings `animexport-core` prints,
 // and for anything else replaces itself with `animexport-core` from the directory of
-// `/proc/self/exe` through execv(2): the arguments go over byte for byte (argv[0] too), and the
+// `/proc/self/exe` through execv(2) (`animexport-assemble` instead for `animexport assemble …`): the
+// arguments go over byte for byte (argv[0] too), and the
 // exit code, signals, stdin/stdout/stderr and the environment are the core's own. When the core
 // cannot be executed, the front says which file it tried and why, and exits with 1 (I/O).
 
@@ -49,12 +50,18 @@ if argc == 2, let word = CommandLine.unsafeArgv[1] {
     }
 }
 
-// The core beside this executable: dirname(readlink("/proc/self/exe")) + "/animexport-core".
+// `assemble` (PNG frames -> GIF/APNG/WebP) runs in animexport-assemble, which links the encoders
+// but not the renderer; everything else in animexport-core.
+let target =
+    argc >= 2 && CommandLine.unsafeArgv[1].map({ String(cString: $0) }) == "assemble"
+    ? "animexport-assemble" : "animexport-core"
+
+// The executable beside this one: dirname(readlink("/proc/self/exe")) + "/" + target.
 var exe = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
 let length = readlink("/proc/self/exe", &exe, Int(PATH_MAX))
 var core: [CChar] = []
 if length > 0, length < Int(PATH_MAX), let slash = exe[0..<length].lastIndex(of: 0x2F) {
-    core = Array(exe[0...slash]) + "animexport-core".utf8.map { CChar(bitPattern: $0) } + [0]
+    core = Array(exe[0...slash]) + target.utf8.map { CChar(bitPattern: $0) } + [0]
     execv(core, CommandLine.unsafeArgv)
 } else if length >= Int(PATH_MAX) {
     errno = ENAMETOOLONG
@@ -65,6 +72,6 @@ let tried =
     ? "/proc/self/exe (cannot find this executable's directory)"
     : String(decoding: core.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
 _ = writeAll(
-    "error: cannot run \(tried): \(reason); animexport-core must be installed beside animexport\n",
+    "error: cannot run \(tried): \(reason); \(target) must be installed beside animexport\n",
     to: STDERR_FILENO)
 exit(1)
