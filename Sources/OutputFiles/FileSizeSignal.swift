@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-
 #if canImport(Glibc)
     import Glibc
 #endif
