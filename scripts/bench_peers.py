@@ -365,6 +365,9 @@ def bench(preset, work):
 #         its wall time includes process start and PNG decoding like the peers', and the in-process
 #         PNG-decode and encode times (best of the runs) are printed below the table. Its file
 #         must be byte-identical to the CLI's (checked).
+#   ours assemble: `animexport assemble DIR --fps FPS -o OUT.apng|.webp` (default and `--effort
+#         max`), what a user runs on frames made elsewhere: the front execs animexport-assemble,
+#         which links the encoders but not the renderer. Its file must equal the CLI's (checked).
 #   APNG  ours (default), ours `--effort max`; `apngasm OUT FRAMES 1 FPS` (Debian's apngasm 2.91:
 #         7-Zip deflate) and with `-z2` (Zopfli); `ffmpeg -framerate FPS -i FRAMES -plays 0 -f apng`
 #   WebP  ours (default, lossless), ours `--effort max`; `img2webp -loop 0 -lossless -d MS FRAME …`
@@ -517,6 +520,9 @@ def bench_animated(preset, work, formats):
     print("\n%s: %d frames, %dx%d, %g fps, %s s loop (%d ms); our wall times include rendering"
           % (name, count, sources[0].size[0], sources[0].size[1], fps, period_exact, period_ms))
 
+    OURS_ROWS = ("ours", "ours --effort max", "ours on PNG frames", "ours on PNG frames, max", "ours assemble",
+                 "ours assemble, max")
+
     def ours_on_frames(rows, extension, inside):
         """Adds the `animexport-bench --encode-frames` rows (default and --effort max) and checks
         each file equals the CLI's."""
@@ -530,6 +536,16 @@ def bench_animated(preset, work, formats):
             cli = rows["ours --effort max" if extra else "ours"][1]
             if open(out, "rb").read() != open(cli, "rb").read():
                 sys.exit("bench-peers: %s: --encode-frames wrote other bytes than the CLI (%s)" % (name, label))
+            rows[label] = (ms, out)
+        # The user's command for frames made elsewhere: `animexport assemble DIR --fps F -o OUT`
+        # (the front execs animexport-assemble, which links the encoders but not the renderer).
+        for label, extra in (("ours assemble", []), ("ours assemble, max", ["--effort", "max"])):
+            out = os.path.join(work, "%s-assemble-%s.%s" % (name, "max" if extra else "default", extension))
+            ms = run_adaptive([ANIMEXPORT, "assemble", frames_dir, "--fps", "%r" % float(fps), "-o", out,
+                               "--force", "-q"] + extra)
+            cli = rows["ours --effort max" if extra else "ours"][1]
+            if open(out, "rb").read() != open(cli, "rb").read():
+                sys.exit("bench-peers: %s: assemble wrote other bytes than the CLI (%s)" % (name, label))
             rows[label] = (ms, out)
 
     def report(rows, timing, ours_keys, inside):
@@ -578,7 +594,7 @@ def bench_animated(preset, work, formats):
         inside = {}
         ours_on_frames(rows, "apng", inside)
         print(" APNG")
-        report(rows, apng_timing, ("ours", "ours --effort max", "ours on PNG frames", "ours on PNG frames, max"),
+        report(rows, apng_timing, OURS_ROWS,
                inside)
 
     if "webp" in formats:
@@ -605,7 +621,7 @@ def bench_animated(preset, work, formats):
         inside = {}
         ours_on_frames(rows, "webp", inside)
         print(" WebP")
-        report(rows, webp_timing, ("ours", "ours --effort max", "ours on PNG frames", "ours on PNG frames, max"),
+        report(rows, webp_timing, OURS_ROWS,
                inside)
 
 

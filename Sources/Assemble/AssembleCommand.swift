@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 public import Encode
-import Foundation
+import Glibc
 public import OutputFiles
 import Raster
 public import Spec
@@ -315,7 +315,7 @@ public enum AssembleCommand {
         if !options.quiet {
             let size =
                 bytes.count < 10_000
-                ? "\(bytes.count) bytes" : String(format: "%.1f KB", locale: nil, Double(bytes.count) / 1000)
+                ? "\(bytes.count) bytes" : formatC("%.1f KB", Double(bytes.count) / 1000)
             print(
                 "\(output): \(count) frames, \(formatNumber(period)) s loop, \(source.width)×\(source.height) px, \(size)"
             )
@@ -325,6 +325,15 @@ public enum AssembleCommand {
 
     /// One line on standard error.
     private static func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        var text = line + "\n"
+        text.withUTF8 { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = Glibc.write(2, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return }
+                done += n
+            }
+        }
     }
 }

@@ -28,10 +28,10 @@ public struct FrameFileError: Error, Equatable, Sendable, CustomStringConvertibl
 /// PNG files as the frames of one animation, decoded when an encoder asks for them, a batch at a
 /// time, so the memory held is a few frames whatever the number of files.
 ///
-/// Every frame must have the size of the first. Each file is checked for its structure
-/// (`PNGStructure.check`: signature, IHDR, chunk lengths and CRCs, IDAT, IEND; at most
-/// 4096 × 4096 pixels) before libpng decodes it to straight-alpha RGBA (`PNGCodec.decode`: any
-/// colour type and bit depth). Asking for a range twice reads the files again and gives the same
+/// Every frame must have the size of the first. Each file's signature and IHDR are checked
+/// (`PNGStructure.check(_:headerOnly:)`: at most 4096 × 4096 pixels, so no frame can ask for more
+/// memory) before libpng decodes it to straight-alpha RGBA (`PNGCodec.decode`: any colour type and
+/// bit depth), checking every chunk's CRC and the zlib stream as it goes. Asking for a range twice reads the files again and gives the same
 /// pixels, as `FrameSource` requires.
 public struct PNGSequence: FrameSource {
     /// The frames' files in playing order.
@@ -96,7 +96,7 @@ public struct PNGSequence: FrameSource {
             throw FrameFileError(path: path, message: "cannot be read: \(error.reason)", isReadFailure: true)
         }
         do {
-            return (bytes, try PNGStructure.check(bytes))
+            return (bytes, try PNGStructure.check(bytes, headerOnly: true, subject: "a frame"))
         } catch {
             throw FrameFileError(path: path, message: error.message)
         }

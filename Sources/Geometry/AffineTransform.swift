@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A 2D affine transform in `CGAffineTransform` convention (row-vector form):
 ///

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 extension BezierPath {
     /// The cubic control-point factor for a quarter circle, `4/3·tan(π/8)` ≈ 0.5522847498: the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A path of straight lines and cubic Bézier curves in screen coordinates (pixels, y down),
 /// the common currency between shapes, SVG path data, measuring, trimming and drawing.

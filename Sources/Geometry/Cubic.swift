@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A cubic Bézier curve `B(t)`, t in 0…1, with the numerics the path code needs: evaluation,
 /// de Casteljau splitting, axis extrema, arc length and its inverse, and flattening counts.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// Cosine and sine of angles given in degrees, exact at multiples of 90°.
 ///

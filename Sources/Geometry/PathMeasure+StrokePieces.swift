@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A stroke's dash pattern: `CAShapeLayer.lineDashPattern` and `lineDashPhase`, read the way
 /// `cairo_set_dash` and Core Graphics read them.

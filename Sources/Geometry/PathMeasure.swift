@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// Arc-length measurements of one `BezierPath`, computed once: total length, trimming by
 /// length fractions (`strokeStart` / `strokeEnd`, SwiftUI `trim`), positions and headings at a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A position on a path together with the direction of travel there.
 public struct PathPoint: Equatable, Sendable {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// One drawn piece of a path with its start point resolved: a line or a cubic.
 struct PathSegment: Equatable, Sendable {

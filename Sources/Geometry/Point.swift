@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A point or vector in screen coordinates: pixels, y pointing **down** (UIKit, SwiftUI, Cairo).
 public struct Point: Equatable, Hashable, Sendable {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A flattened subpath: straight lines through `points` in order (pixels, y down).
 public struct Polyline: Equatable, Sendable {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A 2D projective transform (homography) as a 3×3 matrix in Core Animation's row-vector form,
 /// `p' = p · M` with `p = (x, y, 1)`:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// An axis-aligned rectangle in screen coordinates (pixels, y down): origin `(x, y)` and a size.
 ///

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 extension BezierPath {
     /// Reads SVG path data (the `d` attribute), the full SVG 1.1 grammar (SVG 1.1 §8.3 and its

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -64,16 +64,6 @@ public enum AtomicFile {
         template.withUnsafeBufferPointer { buffer in
             if let start = buffer.baseAddress { _ = unlink(start) }
         }
-    }
-
-    /// A thrown error's reason in a few words (Foundation errors carry the POSIX one).
-    public static func reason(_ error: any Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-            posix.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return (error as NSError).localizedDescription
     }
 
     /// How a file was staged.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 import Glibc
 
 /// Reads files named by the bytes of their path, as Linux names them: a name that is not UTF-8
@@ -12,14 +11,18 @@ public enum ByteFile {
     /// - Parameters:
     ///   - path: the path's bytes, absolute or relative to the working directory.
     ///   - limit: most bytes returned, ≥ 0 (default 1 GiB, the preset reader's own limit).
-    public static func read(_ path: [UInt8], limit: Int = 1 << 30) -> [UInt8]? {
+    ///   - regularOnly: refuse anything but a regular file (default); false also reads pipes and
+    ///     devices (a preset given as `<(…)` or `/dev/stdin`), never a directory.
+    public static func read(_ path: [UInt8], limit: Int = 1 << 30, regularOnly: Bool = true) -> [UInt8]? {
         guard !path.contains(0) else { return nil }
         let name = path.map { CChar(bitPattern: $0) } + [0]
         let fd = open(name, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(fd, &status) == 0 else { return nil }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG || (!regularOnly && kind != S_IFDIR) else { return nil }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count < limit {

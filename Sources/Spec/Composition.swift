@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A preset after decoding, validation and normalisation: every parameter resolved to a value,
 /// every expression evaluated, keyframes checked, timing functions resolved. Nothing in it can be
@@ -180,11 +180,11 @@ public func formatNumber(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-infinity" : "infinity" }
     if abs(value) >= 1e15 || (value != 0 && abs(value) < 1e-6) {
-        return String(format: "%.6g", locale: nil, value)
+        return formatC("%.6g", value)
     }
     // |value| < 1e15 here, so the conversion is exact and cannot trap.
     if value == value.rounded() { return String(Int64(value)) }
-    var text = String(format: "%.6f", locale: nil, value)
+    var text = formatC("%.6f", value)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
     return text

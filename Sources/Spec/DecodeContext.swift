@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 import Geometry
+import Glibc
 
 /// Collects diagnostics while one preset is decoded and reads typed values out of `JSONValue`s,
 /// reporting every problem (with file, JSON path and line:column) instead of stopping at the
@@ -49,7 +49,7 @@ final class DecodeContext {
     /// folder part of `file`).
     init(file: String, directory: [UInt8]? = nil) {
         self.file = file
-        self.directoryBytes = directory ?? Array((file as NSString).deletingLastPathComponent.utf8)
+        self.directoryBytes = directory ?? Array(deletingLastPathComponent(file).utf8)
     }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -186,10 +186,10 @@ final class DecodeContext {
     /// `"50%"`), which presets write bare: what the key takes and the number to write instead.
     /// nil when `text` is not a plain decimal followed by one of those units.
     static func unitHint(_ text: String, _ path: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingWhitespace().lowercased()
         let digits = trimmed.prefix { "0123456789.+-".contains($0) }
         guard !digits.isEmpty, let n = Double(digits), n.isFinite else { return nil }
-        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let unit = trimmed.dropFirst(digits.count).trimmingWhitespace()
         let key = path.split(separator: ".").last.map(String.init) ?? ""
         let seconds = Self.secondsKeys.contains(key)
         let (what, example): (String, Double)

@@ -21,10 +21,17 @@ public enum PNGStructure {
     }
 
     /// The image's width and height in pixels, after checking the whole file's structure.
-    /// - Parameter bytes: the complete file.
+    /// - Parameters:
+    ///   - bytes: the complete file.
+    ///   - headerOnly: stop after the IHDR chunk (signature, IHDR length, CRC and size), for a
+    ///     reader that hands the file to libpng next, which checks every later chunk's CRC and
+    ///     the zlib stream itself (`animexport assemble`'s frames).
+    ///   - subject: what the size limit is for, in the message (`an image layer`, `a frame`).
     /// - Throws: `Problem` for a file that is not a PNG, a size of 0 or above
     ///   `maximumPixelCount`, a chunk cut short or failing its CRC, no IDAT, or no IEND.
-    public static func check(_ bytes: [UInt8]) throws(Problem) -> (width: Int, height: Int) {
+    public static func check(_ bytes: [UInt8], headerOnly: Bool = false, subject: String = "an image layer")
+        throws(Problem) -> (width: Int, height: Int)
+    {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
             throw Problem(message: "is not a PNG file (no PNG signature)")
@@ -66,10 +73,11 @@ public enum PNGStructure {
                 else {
                     throw Problem(
                         message:
-                            "is \(width)×\(height) = \(width * height) pixels, more than the limit of \(maximumPixelCount) (4096×4096) for an image layer"
+                            "is \(width)×\(height) = \(width * height) pixels, more than the limit of \(maximumPixelCount) (4096×4096) for \(subject)"
                     )
                 }
                 size = (width, height)
+                if headerOnly { return (width, height) }
             }
             if type == "IDAT" { sawData = true }
             offset = dataEnd + 4

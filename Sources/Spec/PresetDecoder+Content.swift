@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 import Geometry
+import Glibc
 
 /// Decoding of the layer kinds beyond plain shapes: replicators, text, images, clips and
 /// rotation3D effects.

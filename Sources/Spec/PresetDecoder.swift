@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 import Geometry
+import Glibc
 
 /// Turns the JSON tree of a preset into a `Composition`, reporting every problem through the
 /// context. Layers and animations are decoded in the extensions in the neighbouring files.
@@ -429,7 +429,7 @@ struct PresetDecoder {
     {
         switch p.defaultValue {
         case .number:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             // Decimal only: Swift's `Double("0x40")` reads hex (64), and "inf" or "nan" read too.
             guard isDecimalNumber(trimmed), let n = Double(trimmed), n.isFinite else {
                 if isDecimalNumber(trimmed) {

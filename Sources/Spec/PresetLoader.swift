@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A decoded preset and the warnings (lints) found while decoding it.
 public struct LoadedPreset: Equatable, Sendable {
@@ -79,22 +79,18 @@ public enum PresetLoader {
         contentsOf path: String, overrides: [String: String] = [:],
         fontAvailable: (@Sendable (String) -> Bool)? = nil, measureText: TextMeasurer? = nil
     ) throws -> LoadedPreset {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        {
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists, status.st_mode & S_IFMT == S_IFDIR {
             throw PresetReadError(file: path, reason: "is a directory")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason =
-                FileManager.default.fileExists(atPath: path)
-                ? "permission denied" : "no such file"
-            throw PresetReadError(file: path, reason: reason)
+        guard let data = ByteFile.read(Array(path.utf8), regularOnly: false) else {
+            throw PresetReadError(file: path, reason: exists ? "permission denied" : "no such file")
         }
         var loaded = try decode(
-            bytes: [UInt8](data), file: path, overrides: overrides, fontAvailable: fontAvailable,
+            bytes: data, file: path, overrides: overrides, fontAvailable: fontAvailable,
             measureText: measureText)
-        loaded.directory = (path as NSString).deletingLastPathComponent
+        loaded.directory = deletingLastPathComponent(path)
         return loaded
     }
 

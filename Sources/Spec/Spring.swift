@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A damped spring moving progress from 0 to 1: `m·x'' + c·x' + k·(x − 1) = 0`, `x(0) = 0`,
 /// `x'(0) = initialVelocity` (fractions of the distance per second). SwiftUI's springs

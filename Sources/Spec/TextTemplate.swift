@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// A text layer's string with `{name}` / `{name:format}` placeholders, split into parts.
 ///
@@ -109,9 +109,9 @@ public enum TextTemplate {
             // written out in full by %.0f (exact for every Double) instead of trapping.
             let whole = value.rounded(.towardZero)
             if let exact = Int64(exactly: whole) { return String(exact) }
-            return String(format: "%.0f", locale: nil, whole)
+            return formatC("%.0f", whole)
         case let f? where f.hasPrefix("%."):
-            return String(format: f, locale: nil, value)
+            return formatC(f, value)
         default:
             return formatNumber(value)
         }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 
 /// Reads a timing function written the SwiftUI way, as a name or a call with labelled numbers:
 ///
@@ -27,25 +27,25 @@ enum TimingFunctionSyntax {
 
     /// Parses `text`; on failure returns a message saying what was expected.
     static func parse(_ text: String) -> Result<TimingFunction, SyntaxProblem> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         var name = trimmed
         var arguments: [(label: String?, value: Double)] = []
         if let open = trimmed.firstIndex(of: "(") {
             guard trimmed.hasSuffix(")") else { return .failure(SyntaxProblem("missing ')' in \"\(text)\"")) }
-            name = String(trimmed[..<open]).trimmingCharacters(in: .whitespaces)
+            name = String(trimmed[..<open]).trimmingWhitespace()
             let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
-            if !inner.trimmingCharacters(in: .whitespaces).isEmpty {
+            if !inner.trimmingWhitespace().isEmpty {
                 for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
                     var label: String?
                     var number = Substring(part)
                     if let colon = part.firstIndex(of: ":") {
-                        label = part[..<colon].trimmingCharacters(in: .whitespaces)
+                        label = part[..<colon].trimmingWhitespace()
                         number = part[part.index(after: colon)...]
                     }
-                    guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                    guard let value = Double(number.trimmingWhitespace()), value.isFinite else {
                         return .failure(
                             SyntaxProblem(
-                                "expected a number in \"\(part.trimmingCharacters(in: .whitespaces))\" of \"\(text)\""))
+                                "expected a number in \"\(part.trimmingWhitespace())\" of \"\(text)\""))
                     }
                     arguments.append((label, value))
                 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 import Geometry
+import Glibc
 public import Spec
 
 /// What a budget violation is about: a value in the preset, or a command-line option.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
 public import Geometry
+import Glibc
 public import Spec
 
 extension Rotation3D {

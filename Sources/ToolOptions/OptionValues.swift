@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
+import Glibc
 public import OutputFiles
 public import Spec
 
@@ -44,9 +44,9 @@ public enum OptionValues {
             ("ms", 0.001), ("fps", 1), ("seconds", 1), ("secs", 1), ("sec", 1), ("s", 1), ("px", 1), ("pt", 1),
             ("x", 1),
         ]
-        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let lower = text.lowercased().trimmingWhitespace()
         for unit in units where lower.hasSuffix(unit.suffix) {
-            let number = lower.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+            let number = lower.dropLast(unit.suffix.count).trimmingWhitespace()
             if let n = Double(number), n.isFinite { return n * unit.factor }
             return nil
         }
