@@ -280,6 +280,7 @@ public enum AssembleCommand {
             )
         }
         let bytes: [UInt8]
+        var warnings: [String] = []
         switch format {
         case .gif:
             // GIF delays are whole centiseconds of at least 2 (semantics.md §8.4).
@@ -292,9 +293,10 @@ public enum AssembleCommand {
             var gif = GIFOptions()
             gif.loop = options.loop
             gif.matte = options.matte
-            bytes = try GIFEncoder.encode(
-                source: source, delays: FrameTiming.centisecondDelays(period: period, frameCount: count), options: gif
-            ).bytes
+            let encoded = try GIFEncoder.encode(
+                source: source, delays: FrameTiming.centisecondDelays(period: period, frameCount: count), options: gif)
+            bytes = encoded.bytes
+            if let warning = encoded.collapsedEdgeWarning { warnings.append(warning) }
         case .apng:
             let apng = APNGOptions(loop: options.loop, effort: options.maximumEffort ? .max : .default)
             bytes = try APNGEncoder.encode(source, period: period, options: apng).bytes
@@ -312,6 +314,7 @@ public enum AssembleCommand {
             say("note: created folder \(folder)/")
         }
         _ = try AtomicFile.write(bytes, to: output)
+        for warning in warnings { say("\(output): warning: \(warning)") }
         if !options.quiet {
             let size =
                 bytes.count < 10_000

@@ -36,4 +36,12 @@ public struct GIFEncoding: Equatable, Sendable {
         self.hasTransparency = hasTransparency
         self.collapsedEdgePixels = collapsedEdgePixels
     }
+
+    /// The warning for `collapsedEdgePixels` the tools print after the file name, or nil when
+    /// no pixel was collapsed: `N half-transparent edge pixels were made fully opaque or …`.
+    public var collapsedEdgeWarning: String? {
+        guard collapsedEdgePixels > 0 else { return nil }
+        return
+            "\(collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
+    }
 }

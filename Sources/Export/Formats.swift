@@ -67,13 +67,8 @@ public struct GIFFormat: OutputFormat {
         product.byteCount = encoded.bytes.count
         product.facts =
             "\(counted(encoded.paletteSize, "colour"))\(encoded.quantized ? " (quantised)" : "")"
-        if encoded.collapsedEdgePixels > 0 {
-            product.warnings.append(
-                FileWarning(
-                    file: target.path.description,
-                    message:
-                        "\(encoded.collapsedEdgePixels) half-transparent edge pixels were made fully opaque or transparent (GIF has 1-bit alpha); pass --matte COLOR (the page colour) for smooth edges, or write APNG or WebP (real alpha)"
-                ))
+        if let warning = encoded.collapsedEdgeWarning {
+            product.warnings.append(FileWarning(file: target.path.description, message: warning))
         }
         // The delays as the file holds them (merged frames summed); decoding the file back to
         // read them held every frame's pixels at once.

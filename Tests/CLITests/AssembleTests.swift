@@ -39,6 +39,13 @@ import Testing
         let gif = try runTool(["assemble", "out", "-o", "a.gif", "--matte", "white", "-q"], in: dir)
         #expect(gif.status == 0 && gif.stdout.isEmpty, "\(gif.stderr)")
         #expect(readBytes(dir + "/a.gif") == readBytes(dir + "/out/loading-dots.gif"))
+        // Without a matte the translucent edges are thresholded, and said so, as the CLI says it.
+        let bare = try runTool(["assemble", "out", "-o", "bare.gif", "-q"], in: dir)
+        #expect(bare.status == 0)
+        #expect(
+            bare.stderr.hasPrefix("bare.gif: warning: ")
+                && bare.stderr.contains(" half-transparent edge pixels were made fully opaque or transparent"),
+            "\(bare.stderr)")
 
         // Frame 30 first, then all 60 in order: the file starts with frame 30's pixels.
         let reordered = [frames[30]] + frames
