@@ -3,7 +3,8 @@ import Testing
 
 /// `-o NAME.lottie.json` (`LottieFormat`, `LottieWriter`): exact values for a known preset,
 /// refusals with their JSON path, and every bundled preset against the official Lottie schema
-/// and two independent renderers (rlottie, ThorVG) through `scripts/lottie_compare.py`.
+/// and two independent renderers (rlottie, ThorVG) through `scripts/lottie_compare.py`, and
+/// loading-dots against those renderers' own 8× renders (`scripts/lottie_truth.py`).
 @Suite struct LottieExportTests {
     static let venvPython = packageRoot + "/.build/tools-venv/bin/python"
 
