@@ -3,7 +3,7 @@
 
 Usage (the tools venv `make deps` creates, .build/tools-venv/bin/python):
 
-    lottie_stroke_exact.py [--binary BIN] [--corpus DIR]
+    lottie_stroke_exact.py [--binary BIN] [--corpus DIR] [--fine S]
 
 Why: skia-sample_2.json frame 100 is a known deviation of ReferenceRendererTests (ours 39.6 dB
 against rlottie, 39.8 against ThorVG; they agree at 52.2). At that frame every property is at a
@@ -20,6 +20,11 @@ corner; pixels within 8 px of a miter or whose nearest path point is within 6 px
 left out). The path is sampled at 3000 points per cubic for the distance. Prints, per renderer,
 the number of pixels compared and the RMS, mean (signed: renderer - exact) and largest alpha
 error on the 0..1 scale. The supersampling itself is exact to about 1/72 (half a sample).
+
+With --fine S, each renderer (ours too) also draws the file at S times the size, its alpha
+box-averaged over S x S pixels (Pillow's `reduce`), compared alike as "NAME@S": an error that
+stays at S is not how the renderer flattens curves (that shrinks S times) but the outline it
+strokes (scripts/lottie_truth.py does the same for whole frames).
 """
 import argparse
 import copy
@@ -94,6 +99,7 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/animexport"))
     parser.add_argument("--corpus", default=os.environ.get(
         "ANIMEXPORT_LOTTIE_CORPUS", os.path.join(os.path.dirname(ROOT), "shared/lottie")))
+    parser.add_argument("--fine", type=int, default=0, help="also render at this many times the size")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="stroke-exact-")
     file = os.path.join(tmp, "sample_2-static.json")
@@ -106,6 +112,19 @@ def main():
                         "--frames", "0", "--width", "512", "--height", "384", "--out", tmp], check=True)
         renders[renderer] = os.path.join(tmp, f"{renderer}-0.png")
     images = {name: Image.open(path).convert("RGBA") for name, path in renders.items()}
+    if args.fine > 1:
+        s = args.fine
+        fine = os.path.join(tmp, "fine")
+        subprocess.run([args.binary, file, "--time", "0", "--size", str(512 * s), "-o",
+                        os.path.join(fine, "ours-0.png"), "--force"], check=True, capture_output=True)
+        for renderer in ("rlottie", "thorvg"):
+            subprocess.run([sys.executable, os.path.join(HERE, "lottie_refs.py"), file, "--renderer", renderer,
+                            "--frames", "0", "--width", str(512 * s), "--height", str(384 * s), "--out", fine],
+                           check=True)
+        for name in ("ours", "rlottie", "thorvg"):
+            # Only the alpha channel is compared: its box mean is the fine render's coverage.
+            alpha = Image.open(os.path.join(fine, f"{name}-0.png")).convert("RGBA").getchannel("A").reduce(s)
+            images[f"{name}@{s}"] = Image.merge("RGBA", (alpha, alpha, alpha, alpha))
     pixels = {name: image.load() for name, image in images.items()}
     width, height = images["ours"].size
     points, corners = samples(shape)

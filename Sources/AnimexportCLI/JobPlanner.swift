@@ -400,6 +400,7 @@ enum JobPlanner {
                 file: path.description)
         }
         var stillTime: Double?
+        var stillFrame: Int?
         switch options.still {
         case .index(let i)?:
             guard i < plan.frameCount else {
@@ -410,6 +411,7 @@ enum JobPlanner {
                     file: path.description)
             }
             stillTime = plan.time(ofFrame: i)
+            stillFrame = i
         case .time(let t)?: stillTime = t
         case nil: stillTime = nil
         }
@@ -423,7 +425,8 @@ enum JobPlanner {
         let targets = OutputPlan.targets(naming: naming, frameCount: plan.frameCount, options: options)
         let request = ExportRequest(
             composition: composition, plan: plan, duration: options.duration, scale: scale, targets: targets,
-            settings: options.exportSettings(matte: options.matte ?? composition.canvas.matte), stillTime: stillTime)
+            settings: options.exportSettings(matte: options.matte ?? composition.canvas.matte), stillTime: stillTime,
+            stillFrame: stillFrame)
         let framePlans: [LoopPlan]
         let problems: [String]
         do {

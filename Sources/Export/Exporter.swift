@@ -45,11 +45,18 @@ public struct ExportRequest: Sendable {
     public var settings: ExportSettings
     /// For `.still` targets: the instant on the preset's clock, seconds.
     public var stillTime: Double?
+    /// For `.still` targets named by frame (`--frame N`): the frame of `plan` they are. It is
+    /// drawn at `plan.sampleTime(ofFrame:)`, the exact instant the loop's own frames are drawn
+    /// at, so it is frame N of `--frames` pixel for pixel; `stillTime` alone is a double, which
+    /// read back as a decimal can fall an ulp before a boundary (circular-progress's frame 22,
+    /// 191/15 s, read "21%" where the loop's frame 22 reads "22%").
+    public var stillFrame: Int?
 
     /// A request; see the properties.
     public init(
         composition: Composition, plan: LoopPlan, duration: Double? = nil, scale: Double = 1,
-        targets: [OutputTarget], settings: ExportSettings = ExportSettings(), stillTime: Double? = nil
+        targets: [OutputTarget], settings: ExportSettings = ExportSettings(), stillTime: Double? = nil,
+        stillFrame: Int? = nil
     ) {
         self.composition = composition
         self.plan = plan
@@ -58,6 +65,7 @@ public struct ExportRequest: Sendable {
         self.targets = targets
         self.settings = settings
         self.stillTime = stillTime
+        self.stillFrame = stillFrame
     }
 
     /// Each target's own frame plan (`OutputFormat.framePlan`), in target order.
@@ -151,9 +159,12 @@ public enum Exporter {
         var sources: [(plan: LoopPlan, frames: RenderedFrames)] = []
         func frames(for plan: LoopPlan, still: Bool) -> RenderedFrames {
             if still {
+                let instant =
+                    request.stillFrame.map(request.plan.sampleTime(ofFrame:))
+                    ?? SampleTime(request.stillTime ?? plan.start)
                 return RenderedFrames(
-                    request.composition, times: [request.stillTime ?? plan.start], scale: request.scale,
-                    workers: 1, progress: progress)
+                    request.composition, sampleTimes: [instant], scale: request.scale, workers: 1,
+                    progress: progress)
             }
             if let shared = sources.first(where: { $0.plan == plan }) { return shared.frames }
             let made = RenderedFrames(

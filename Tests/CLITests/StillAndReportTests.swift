@@ -27,6 +27,25 @@ struct StillAndReportTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/t.json"))
     }
 
+    /// `--frame N` is drawn at the loop's exact instant of frame N, as `--frames` draws it: on
+    /// circular-progress, whose label steps at frame boundaries, 35 of the 180 frames read one
+    /// less ("21%" at frame 22) while `--frame` passed the instant on as a double (12.7333… s read
+    /// back as its decimal, an ulp before 191/15). Frames 1, 2, 22 and 31 were among them.
+    @Test func frameOnALabelStepEqualsTheSequencesFrame() throws {
+        let dir = try temporaryDirectory()
+        let progress = packageRoot + "/presets/circular-progress.json"
+        let frames = try runTool([progress, "--frames", "all", "-o", "x.gif", "-q"], in: dir)
+        #expect(frames.status == 0, "\(frames.stderr)")
+        try #require(listing(dir + "/all").count == 180)
+        for n in [1, 2, 22, 31] {
+            let name = String(format: "%03d", n)
+            let one = try runTool([progress, "--frame", String(n), "-o", "f\(name).png", "-q"], in: dir)
+            #expect(one.status == 0, "\(one.stderr)")
+            let same = readBytes(dir + "/f\(name).png") == readBytes(dir + "/all/circular-progress-\(name).png")
+            #expect(same, "--frame \(n) differs from --frames' frame \(n)")
+        }
+    }
+
     @Test func stillsIntoAFolderAreNamedByFrameOrTime() throws {
         let dir = try temporaryDirectory()
         #expect(try runTool([Self.circular, "--frame", "7", "--scale", "1,2", "-q"], in: dir).status == 0)
