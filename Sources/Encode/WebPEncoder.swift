@@ -48,6 +48,10 @@ public enum WebPEncoder {
             choosing: options.quality == nil && options.effort == .default ? .byFirstFrame : .smallestFile)
     }
 
+    /// Frames of fewer pixels than this (256 × 256) compress the probe's stills one after the
+    /// other on the calling thread (`Choice.byFirstFrame`).
+    static let parallelProbePixels = 256 * 256
+
     /// How `encode(_:period:options:tunings:choosing:)` picks among its tunings.
     @_spi(Measure) public enum Choice: Sendable {
         /// Every tuning encodes the whole animation (side by side) and the smallest file wins.
@@ -187,7 +191,11 @@ public enum WebPEncoder {
                 }
                 if index == 0, choosing == .byFirstFrame, candidates.count > 1 {
                     let all = candidates
-                    let sizes = try ParallelWork.map(count: all.count, workers: workers) {
+                    // Side by side only where a still takes long enough to pay for starting
+                    // the threads (on loading-dots, 176×56, the two stills on the calling thread
+                    // took less CPU than the thread start-up); the choice is the same either way.
+                    let probeWorkers = width * height >= parallelProbePixels ? workers : 1
+                    let sizes = try ParallelWork.map(count: all.count, workers: probeWorkers) {
                         (k: Int) throws(EncodeError) in try all[k].stillSize(frame)
                     }
                     // The last of the smallest (see Choice.byFirstFrame).
