@@ -270,7 +270,7 @@ public enum AssembleCommand {
         let folder = output.directory
         let createFolder = !folder.exists
         if !createFolder { try AtomicFile.checkDirectory(of: output, writable: true) }
-        let source = try PNGSequence(try framePaths(options.inputs))
+        let source = try PNGSequence(try framePaths(options.inputs), batchLimit: format == .gif ? 8 : 1)
         let count = source.frameCount
         let period = options.duration ?? Double(count) / (options.fps ?? 30)
         guard period >= ExportBudget.minimumPeriod, period <= ExportBudget.maximumPeriod else {
