@@ -276,7 +276,7 @@ public enum AssembleCommand {
         guard period >= ExportBudget.minimumPeriod, period <= ExportBudget.maximumPeriod else {
             throw UsageError(
                 message:
-                    "\(count) frames make a loop of \(formatNumber(period)) s; a loop lasts \(formatNumber(ExportBudget.minimumPeriod))…\(formatNumber(ExportBudget.maximumPeriod)) s"
+                    "a loop of \(frames(count)) at \(formatNumber(options.fps ?? 30)) fps would last \(formatNumber(period)) s; a loop lasts \(formatNumber(ExportBudget.minimumPeriod))…\(formatNumber(ExportBudget.maximumPeriod)) s"
             )
         }
         let bytes: [UInt8]
@@ -287,7 +287,7 @@ public enum AssembleCommand {
             guard Double(count) / period <= 50 else {
                 throw UsageError(
                     message:
-                        "\(count) frames in \(formatNumber(period)) s is \(formatNumber(Double(count) / period)) fps; a GIF plays at most 50 (2 cs a frame): lower --fps or write .apng or .webp"
+                        "\(frames(count)) in \(formatNumber(period)) s is \(formatNumber(Double(count) / period)) fps; a GIF plays at most 50 (2 cs a frame): lower --fps or write .apng or .webp"
                 )
             }
             var gif = GIFOptions()
@@ -301,6 +301,14 @@ public enum AssembleCommand {
             let apng = APNGOptions(loop: options.loop, effort: options.maximumEffort ? .max : .default)
             bytes = try APNGEncoder.encode(source, period: period, options: apng).bytes
         case .webp:
+            // WebP durations are whole milliseconds; browsers play 10 ms or less as 100 ms.
+            let shortest = FrameTiming.millisecondDurations(period: period, frameCount: count).min() ?? 0
+            guard shortest >= WebPEncoder.minimumDuration else {
+                throw UsageError(
+                    message:
+                        "\(frames(count)) in \(formatNumber(period)) s: the shortest lasts \(shortest) ms; a WebP frame lasts at least \(WebPEncoder.minimumDuration) ms (browsers play 10 ms or less as 100 ms): lower --fps or write .apng"
+                )
+            }
             let webp = WebPOptions(
                 loop: options.loop, quality: options.quality, effort: options.maximumEffort ? .max : .default)
             bytes = try WebPEncoder.encode(source, period: period, options: webp).bytes
@@ -325,6 +333,9 @@ public enum AssembleCommand {
         }
         return .success
     }
+
+    /// `1 frame`, `60 frames`.
+    private static func frames(_ n: Int) -> String { n == 1 ? "1 frame" : "\(n) frames" }
 
     /// One line on standard error.
     private static func say(_ line: String) {

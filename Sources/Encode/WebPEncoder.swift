@@ -139,8 +139,9 @@ public enum WebPEncoder {
     static let maximumSide = 16_383
     /// Largest ANMF frame duration in ms: the field is 24 bits (WebP container specification).
     static let maximumDuration = (1 << 24) - 1
-    /// Shortest duration browsers play as written (see `encode`).
-    static let minimumDuration = 11
+    /// Shortest frame duration in ms that browsers play as written (they play 10 ms or less as
+    /// 100 ms); `encode` refuses shorter frames.
+    public static let minimumDuration = 11
 
     /// `encode` with explicit libwebp settings: one encoder per entry of `tunings`, all fed the
     /// same frames in one pass (side by side on up to `workers` threads), and the smallest file

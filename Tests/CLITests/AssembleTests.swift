@@ -121,6 +121,14 @@ import Testing
             ),
             (["assemble", frames, "-o", "x.gif", "--fps", "60"], 64, "60 fps; a GIF plays at most 50"),
             (["assemble", frames, "-o", "x.apng", "--quality", "50"], 64, "--quality is for WebP"),
+            (
+                ["assemble", frames, "-o", "x.webp", "--fps", "120"], 64,
+                "60 frames in 0.5 s: the shortest lasts 8 ms; a WebP frame lasts at least 11 ms"
+            ),
+            (
+                ["assemble", first, "-o", "x.webp", "--fps", "120"], 64,
+                "a loop of 1 frame at 120 fps would last 0.008333 s; a loop lasts 0.01…600 s"
+            ),
             (["assemble", frames, "-o", "old.webp"], 64, "error: old.webp exists; pass --force to replace it"),
             (
                 ["assemble", first, "junk.png", "-o", "x.webp"], 65,
