@@ -19,7 +19,8 @@ let package = Package(
         .library(
             name: "AnimexportKit",
             targets: [
-                "Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "Export", "LottieImport", "Assemble",
+                "Geometry", "Spec", "Timeline", "Raster", "Render", "Encode", "OutputFiles", "Export", "LottieImport",
+                "Assemble",
             ]),
     ],
     targets: [
