@@ -77,6 +77,13 @@ struct APNGWriter {
     /// Whether each frame's final stream is re-encoded by `DeflateRecoder`, the shorter kept.
     let recode: Bool
     let workers: Int
+    /// Fewest pixels (summed over a frame's candidate rectangles, or over the frames of a
+    /// flushed batch) worth spreading over threads, a grain size: below it the second thread's
+    /// hand-off costs more CPU than its share of the work saves. Measured (docs/encoding.md,
+    /// "Round 18"): loading-dots, whose changed rectangles are small, 67.3 ms of CPU with
+    /// threads everywhere and 62.7 with this bound, the same wall time; circular (seven 64 × 64
+    /// candidates a frame) keeps its threads (wall 108 against 170 ms on one).
+    static let parallelPixels = 8192
     let frameCount: Int
     let plays: UInt32
 
@@ -184,6 +191,10 @@ struct APNGWriter {
             self.mode, self.level, self.width, self.selectByFinal, self.estimateLevel
         )
         let tried = candidates
+        // Threads only for enough pixels: the hand-off to a second thread costs more CPU than it
+        // saves on small rectangles (see `parallelPixels`); the bytes never depend on it.
+        let pixels = tried.reduce(0) { $0 + $1.rect.width * $1.rect.height }
+        let workers = pixels >= APNGWriter.parallelPixels ? self.workers : 1
         let raws = ParallelWork.map(count: tried.count, workers: workers) { i in
             let c = tried[i]
             return APNGWriter.scanlines(
@@ -307,6 +318,8 @@ struct APNGWriter {
         // With a margin the queued stream is zlib 9's, so the final streams are made as without an estimate.
         let (estimateLevel, finalZlib) = (estimateMargin == nil ? self.estimateLevel : nil, self.finalZlib)
         let (iterations, zopfli, recode) = (zopfliIterations, effort == .max, self.recode)
+        let pixels = batch.reduce(0) { $0 + ($1.raw == nil ? 0 : $1.rect.width * $1.rect.height) }
+        let workers = pixels >= APNGWriter.parallelPixels || zopfli ? self.workers : 1
         let streams = try ParallelWork.map(count: batch.count, workers: workers) { i throws(EncodeError) in
             guard let raw = batch[i].raw else { return batch[i].stream }
             let kept = try APNGWriter.final(
