@@ -241,6 +241,14 @@ struct Options: Equatable {
     /// Refuses combinations that have no sensible meaning, before any work.
     private func checkCombinations() throws(UsageError) {
         if help || version { return }
+        let writesWebP =
+            outputs.contains { $0.pathExtension.lowercased() == "webp" } || formats?.contains(.webp) == true
+        if writesWebP, case .plays(let n) = loop, n > WebPEncoder.maximumPlays {
+            throw UsageError(
+                message:
+                    "--loop \(n): a WebP plays at most \(WebPEncoder.maximumPlays) times (its loop count is 16 bits); give \(WebPEncoder.maximumPlays) or forever"
+            )
+        }
         if still != nil {
             if formats != nil { throw UsageError(message: "--frame/--time write one PNG; --format does not apply") }
             if framesDirectory != nil {

@@ -56,6 +56,15 @@ public enum AssembleCommand {
         case apng
         /// Animated WebP, lossless unless `--quality`.
         case webp
+
+        /// `a GIF`, `an APNG`, `a WebP`, for messages.
+        public var withArticle: String {
+            switch self {
+            case .gif: "a GIF"
+            case .apng: "an APNG"
+            case .webp: "a WebP"
+            }
+        }
     }
 
     /// The help text of `animexport assemble --help`.
@@ -164,11 +173,17 @@ public enum AssembleCommand {
             throw UsageError(message: "give one of --fps and --duration")
         }
         if options.quality != nil, format != .webp {
-            throw UsageError(message: "--quality is for WebP; -o \(output) names a \(format.rawValue.uppercased())")
+            throw UsageError(message: "--quality is for WebP; -o \(output) names \(format.withArticle)")
         }
         if options.matte != nil, format != .gif {
             throw UsageError(
-                message: "--matte is for GIF; a \(format.rawValue.uppercased()) keeps every pixel's alpha")
+                message: "--matte is for GIF; \(format.withArticle) keeps every pixel's alpha")
+        }
+        if format == .webp, case .plays(let n) = options.loop, n > WebPEncoder.maximumPlays {
+            throw UsageError(
+                message:
+                    "--loop \(n): a WebP plays at most \(WebPEncoder.maximumPlays) times (its loop count is 16 bits); give \(WebPEncoder.maximumPlays) or forever"
+            )
         }
         if options.maximumEffort, format == .gif {
             throw UsageError(message: "--effort is for APNG and WebP; a GIF is always encoded one way")
@@ -272,6 +287,14 @@ public enum AssembleCommand {
         if !createFolder { try AtomicFile.checkDirectory(of: output, writable: true) }
         let source = try PNGSequence(try framePaths(options.inputs), batchLimit: format == .gif ? 8 : 1)
         let count = source.frameCount
+        let side = format == .webp ? WebPEncoder.maximumSide : format == .gif ? 65_535 : Int.max
+        guard max(source.width, source.height) <= side else {
+            throw FrameFileError(
+                path: source.paths[0],
+                message:
+                    "is \(source.width)×\(source.height) px; \(format.withArticle) frame is at most \(side) px a side (write .apng)"
+            )
+        }
         let period = options.duration ?? Double(count) / (options.fps ?? 30)
         guard period >= ExportBudget.minimumPeriod, period <= ExportBudget.maximumPeriod else {
             throw UsageError(
@@ -298,7 +321,15 @@ public enum AssembleCommand {
             bytes = encoded.bytes
             if let warning = encoded.collapsedEdgeWarning { warnings.append(warning) }
         case .apng:
-            let apng = APNGOptions(loop: options.loop, effort: options.maximumEffort ? .max : .default)
+            var apng = APNGOptions(loop: options.loop, effort: options.maximumEffort ? .max : .default)
+            // The period as the fraction the options meant (10 frames at 7 fps: 10/7 s), so each
+            // delay is exact (1/7 s) where 16-bit terms can hold it.
+            if let duration = options.duration {
+                apng.exactPeriod = SecondsFraction(approximating: duration)
+            } else if let rate = SecondsFraction(approximating: options.fps ?? 30) {
+                let (n, overflow) = count.multipliedReportingOverflow(by: rate.denominator)
+                if !overflow { apng.exactPeriod = SecondsFraction(numerator: n, denominator: rate.numerator) }
+            }
             bytes = try APNGEncoder.encode(source, period: period, options: apng).bytes
         case .webp:
             // WebP durations are whole milliseconds; browsers play 10 ms or less as 100 ms.
@@ -328,7 +359,7 @@ public enum AssembleCommand {
                 bytes.count < 10_000
                 ? "\(bytes.count) bytes" : formatC("%.1f KB", Double(bytes.count) / 1000)
             print(
-                "\(output): \(count) frames, \(formatNumber(period)) s loop, \(source.width)×\(source.height) px, \(size)"
+                "\(output): \(frames(count)), \(formatNumber(period)) s loop, \(source.width)×\(source.height) px, \(size)"
             )
         }
         return .success

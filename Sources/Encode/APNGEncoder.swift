@@ -64,7 +64,7 @@ public enum APNGEncoder {
             plays = UInt32(n)
         }
         let survey = try APNGSurvey.make(source)
-        let timing = try APNGTiming.delays(period: period, runs: survey.runs)
+        let timing = try APNGTiming.delays(period: period, runs: survey.runs, exactPeriod: options.exactPeriod)
         // An indexed animation is written with the palette in both orders (APNGColorMode.order)
         // in the same pass, and the smaller file kept (the first of equal sizes): which one wins
         // depends on the animation. When its PLTE and tRNS chunks are a tenth of that file or

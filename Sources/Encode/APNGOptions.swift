@@ -16,6 +16,51 @@ public enum APNGEffort: Equatable, Sendable, CaseIterable {
     case max
 }
 
+/// A duration of exactly `numerator / denominator` seconds.
+public struct SecondsFraction: Equatable, Hashable, Sendable {
+    /// ≥ 1.
+    public var numerator: Int
+    /// ≥ 1.
+    public var denominator: Int
+
+    /// `numerator / denominator` seconds.
+    public init(numerator: Int, denominator: Int) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    /// The simplest fraction whose `Double` value is exactly `value`, with a denominator of at
+    /// most `limit`, found among the convergents of `value`'s continued fraction: the fraction
+    /// a person meant by a decimal they typed (`7` → 7/1, `29.97` → 2997/100, `0.4` → 2/5).
+    /// Nil for a value ≤ 0, not finite, or not the value of such a fraction.
+    public init?(approximating value: Double, denominatorLimit limit: Int = 1_000_000) {
+        guard value.isFinite, value > 0, value < 1e12 else { return nil }
+        // Convergents h/k of the continued fraction, h(-1)=1, h(-2)=0, k(-1)=0, k(-2)=1.
+        var (h1, h2, k1, k2) = (1, 0, 0, 1)
+        var x = value
+        for _ in 0..<40 {
+            let a = x.rounded(.down)
+            guard a < 1e12 else { return nil }
+            let whole = Int(a)
+            let (hm, o1) = whole.multipliedReportingOverflow(by: h1)
+            let (km, o2) = whole.multipliedReportingOverflow(by: k1)
+            guard !o1, !o2 else { return nil }
+            let (h, o3) = hm.addingReportingOverflow(h2)
+            let (k, o4) = km.addingReportingOverflow(k2)
+            guard !o3, !o4, k <= limit else { return nil }
+            if h >= 1, Double(h) / Double(k) == value {
+                self.init(numerator: h, denominator: k)
+                return
+            }
+            (h2, h1, k2, k1) = (h1, h, k1, k)
+            let rest = x - a
+            guard rest > 0 else { return nil }
+            x = 1 / rest
+        }
+        return nil
+    }
+}
+
 /// Choices for `APNGEncoder.encode`.
 public struct APNGOptions: Equatable, Sendable {
     /// How many times the animation plays: `.forever` writes `num_plays` 0, `.plays(n)` writes
@@ -26,6 +71,11 @@ public struct APNGOptions: Equatable, Sendable {
     /// Threads the encoder may use, ≥ 1 (values below 1 count as 1); nil (the default) means
     /// one per online core. The bytes never depend on it.
     public var workers: Int?
+    /// The loop period as an exact fraction of seconds, `numerator / denominator` (both ≥ 1),
+    /// when the `period` passed to `APNGEncoder.encode` is only its nearest `Double` (10 frames at
+    /// 7 fps: 10/7 s). The delays are made from it when every one reduces to 16-bit terms (1/7 s
+    /// a frame); otherwise, and when nil, from `period` in whole microseconds (`APNGTiming`).
+    public var exactPeriod: SecondsFraction?
     /// libdeflate level 0…12 for every frame (values outside are clamped); 12 (the default)
     /// measured smallest, for the measurements in docs/encoding.md.
     @_spi(Measure) public var deflateLevel: Int = 12

@@ -24,7 +24,9 @@ enum APNGTiming {
     ///   - runs: input frames per output frame, each ≥ 1, summing to `N` ≤ 1 000 000.
     /// - Returns: one delay per run, and whether they are exact.
     /// - Throws: `EncodeError` when an argument is out of range or no grid fits.
-    static func delays(period: Double, runs: [Int]) throws(EncodeError) -> (delays: [APNGDelay], exact: Bool) {
+    static func delays(period: Double, runs: [Int], exactPeriod: SecondsFraction? = nil)
+        throws(EncodeError) -> (delays: [APNGDelay], exact: Bool)
+    {
         guard period.isFinite, period > 0, period <= FrameTiming.maximumPeriod else {
             throw EncodeError("APNG loop period \(period) s is out of range (0 < P ≤ 1000000 s)")
         }
@@ -34,6 +36,9 @@ enum APNGTiming {
         let total = runs.reduce(0, +)
         guard total <= FrameTiming.maximumFrameCount else {
             throw EncodeError("\(total) frames are more than \(FrameTiming.maximumFrameCount)")
+        }
+        if let exactPeriod, let fractions = exactDelays(exactPeriod, runs: runs, total: total) {
+            return (fractions, true)
         }
         // period ≤ 10⁶ s, so µ ≤ 10¹² and every product below stays under 2⁶³.
         let micros = Int(period * 1_000_000 + 0.5)
@@ -64,6 +69,26 @@ enum APNGTiming {
             if result.allSatisfy({ $0.numerator <= 0xFFFF }) { return (result, false) }
         }
         throw EncodeError("an APNG frame lasts more than 65535 s, which a delay cannot hold")
+    }
+
+    /// Each run's `run · p / (q · N)` s in lowest terms for a period of exactly `p/q` s, or nil
+    /// when a term exceeds 16 bits, `p` or `q` is below 1, or a product would overflow.
+    static func exactDelays(_ period: SecondsFraction, runs: [Int], total: Int) -> [APNGDelay]? {
+        let (p, q) = (period.numerator, period.denominator)
+        guard p >= 1, q >= 1 else { return nil }
+        let (denominator, overflow) = q.multipliedReportingOverflow(by: total)
+        guard !overflow else { return nil }
+        var result: [APNGDelay] = []
+        result.reserveCapacity(runs.count)
+        for run in runs {
+            let (numerator, over) = run.multipliedReportingOverflow(by: p)
+            guard !over else { return nil }
+            let divisor = gcd(numerator, denominator)
+            let delay = APNGDelay(numerator: numerator / divisor, denominator: denominator / divisor)
+            guard delay.numerator <= 0xFFFF, delay.denominator <= 0xFFFF else { return nil }
+            result.append(delay)
+        }
+        return result
     }
 
     /// Greatest common divisor of two non-negative integers, not both 0.

@@ -136,7 +136,10 @@ public enum WebPEncoder {
     }
 
     /// Largest side of a WebP image in pixels (WEBP_MAX_DIMENSION in libwebp's encode.h).
-    static let maximumSide = 16_383
+    public static let maximumSide = 16_383
+    /// Most plays a WebP can ask for: the ANIM chunk's loop count is 16 bits (WebP container
+    /// specification), 0 meaning forever.
+    public static let maximumPlays = 65_535
     /// Largest ANMF frame duration in ms: the field is 24 bits (WebP container specification).
     static let maximumDuration = (1 << 24) - 1
     /// Shortest frame duration in ms that browsers play as written (they play 10 ms or less as
@@ -366,7 +369,7 @@ extension LoopCount {
         case .forever:
             return 0
         case .plays(let n):
-            guard n >= 1, n <= 65_535 else {
+            guard n >= 1, n <= WebPEncoder.maximumPlays else {
                 throw EncodeError("loop count \(n) is out of range: a WebP plays 1…65535 times or forever")
             }
             return Int32(n)

@@ -93,6 +93,23 @@ import Testing
         #expect(delays.reduce(0) { $0 + $1.0 * 1200 / $1.1 } == 1800)
     }
 
+    /// A frame rate that does not divide a whole number of microseconds is still exact in APNG:
+    /// 10 frames at 7 fps are 1/7 s each (not 1428/10000), at 29.97 fps 100/2997 s.
+    @Test func apngDelaysAreTheFrameRatesExactFraction() throws {
+        let export = try PresetExport.shared("loading-dots")
+        let dir = try temporaryDirectory()
+        let frames = (0..<10).map { export.directory + "/loading-dots-" + String(format: "%03d", $0 * 6) + ".png" }
+        for (fps, want) in [("7", (1, 7)), ("29.97", (100, 2997)), ("24", (1, 24))] {
+            let run = try runTool(["assemble"] + frames + ["-o", "r.apng", "--fps", fps, "--force", "-q"], in: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+            let delays = fcTLDelays(readBytes(dir + "/r.apng"))
+            // Merged identical frames last a whole number of frame times: num/den = k·want.
+            #expect(!delays.isEmpty, "\(fps)")
+            #expect(delays.allSatisfy { ($0.0 * want.1) % ($0.1 * want.0) == 0 }, "\(fps): \(delays)")
+            #expect(delays.reduce(0) { $0 + $1.0 * want.1 / ($1.1 * want.0) } == 10, "\(fps): \(delays)")
+        }
+    }
+
     /// Bad command lines and bad frames: the exit code of docs/cli.md, a message that names the
     /// file or option, and no output (or the old file untouched) after any refusal.
     @Test func refusalsNameTheProblemAndWriteNothing() throws {
@@ -128,6 +145,19 @@ import Testing
             (
                 ["assemble", first, "-o", "x.webp", "--fps", "120"], 64,
                 "a loop of 1 frame at 120 fps would last 0.008333 s; a loop lasts 0.01…600 s"
+            ),
+            (
+                ["assemble", frames, "-o", "x.webp", "--loop", "65536"], 64,
+                "--loop 65536: a WebP plays at most 65535 times"
+            ),
+            (
+                [packageRoot + "/presets/circular.json", "-o", "x.webp", "--loop", "65536"], 64,
+                "a WebP plays at most 65535 times"
+            ),
+            (["assemble", frames, "-o", "x.apng", "--quality", "9"], 64, "-o x.apng names an APNG"),
+            (
+                ["assemble", frames, "-o", "x.webp", "--matte", "red"], 64,
+                "--matte is for GIF; a WebP keeps every pixel's alpha"
             ),
             (["assemble", frames, "-o", "old.webp"], 64, "error: old.webp exists; pass --force to replace it"),
             (

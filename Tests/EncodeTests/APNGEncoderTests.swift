@@ -598,3 +598,27 @@ struct APNGEncoderTests {
         }
     }
 }
+
+/// `SecondsFraction(approximating:)` gives the fraction a typed decimal means.
+struct SecondsFractionTests {
+    @Test func simplestFractionOfADouble() {
+        let cases: [(Double, Int, Int)] = [(7, 7, 1), (29.97, 2997, 100), (0.4, 2, 5), (1.0 / 3.0, 1, 3), (30, 30, 1)]
+        for (value, n, d) in cases {
+            #expect(SecondsFraction(approximating: value) == SecondsFraction(numerator: n, denominator: d), "\(value)")
+        }
+        for bad in [0, -1, Double.nan, Double.infinity, 1e300] {
+            #expect(SecondsFraction(approximating: bad) == nil, "\(bad)")
+        }
+    }
+
+    /// With an exact period the delays are its fractions; without one, 10/7 s in microseconds
+    /// is not exact and falls back to the 1/10000 s grid.
+    @Test func exactPeriodGivesExactDelays() throws {
+        let runs = Array(repeating: 1, count: 10)
+        let exact = try APNGTiming.delays(
+            period: 10.0 / 7.0, runs: runs, exactPeriod: SecondsFraction(numerator: 10, denominator: 7))
+        #expect(exact.exact && exact.delays.allSatisfy { $0 == APNGDelay(numerator: 1, denominator: 7) })
+        let rounded = try APNGTiming.delays(period: 10.0 / 7.0, runs: runs)
+        #expect(!rounded.exact && rounded.delays.allSatisfy { $0.denominator == 10_000 })
+    }
+}
