@@ -124,7 +124,10 @@ public struct LottieAnimation: SceneSource {
         -> SceneNode?
     {
         guard !layer.hidden, f >= layer.inPoint, f < layer.outPoint else { return nil }
-        let local = layer.localTime(f)
+        // The layer's own keyframes (transform, shapes, masks) are in its composition's frames:
+        // lottie-web reads them at frame − `st` against keyframe times − `st`, which cancels;
+        // `st` and `sr` shift only a precomposition's content (rlottie and ThorVG agree).
+        let local = f
         let opacity = layer.transform.opacityFraction(at: local)
         guard opacity > 0 else { return nil }
         var children: [SceneNode]
@@ -134,7 +137,7 @@ public struct LottieAnimation: SceneSource {
         case .shapes(let shapes): children = draw(shapes, at: local, budget: budget).nodes
         case .precomp(let asset, let w, let h):
             guard asset < assets.count else { return nil }
-            children = nodes(of: assets[asset], at: local, depth: depth + 1, budget: budget)
+            children = nodes(of: assets[asset], at: layer.localTime(f), depth: depth + 1, budget: budget)
             clip = .rect(Rect(x: 0, y: 0, width: w, height: h))
         case .solid(let color, let w, let h):
             budget.built(shapes: 1, segments: 5)
@@ -160,13 +163,13 @@ public struct LottieAnimation: SceneSource {
     }
 
     /// The layer's transform times its parents' (Lottie 1.0 spec, Layer: `parent`); each
-    /// transform at its own layer's time; parents' opacity is not inherited.
+    /// transform at the composition's frame `f` (above); parents' opacity is not inherited.
     func world(_ layer: LottieLayer, at f: Double, byIndex: [Int: LottieLayer]) -> Geometry.AffineTransform {
-        var m = layer.transform.matrix(at: layer.localTime(f))
+        var m = layer.transform.matrix(at: f)
         var next = layer.parent
         var steps = 0
         while let p = next, let parent = byIndex[p], steps < 64 {
-            m = m.concatenating(parent.transform.matrix(at: parent.localTime(f)))
+            m = m.concatenating(parent.transform.matrix(at: f))
             next = parent.parent
             steps += 1
         }

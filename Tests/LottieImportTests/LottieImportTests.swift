@@ -218,6 +218,17 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(early, 60, 10) == [255, 0, 0, 255])
     }
 
+    /// `start-time.json`: a solid with `st` −20 whose position runs linearly from y 0 at frame 0
+    /// to y 80 at frame 40. Its own keyframes are in the composition's frames (lottie-web reads
+    /// them at frame − `st` against keyframe times − `st`): at frame 10 it is at y 20, as
+    /// lottie-web, ThorVG and rlottie all draw it, not at y 60 (its "own time" 30).
+    @Test func aLayersStartTimeDoesNotShiftItsOwnKeyframes() throws {
+        for (frame, y) in [(10.0, 20.0), (30, 60)] {
+            let centre = try #require(inkCentre(try Fixture.render("start-time", frame: frame)))
+            #expect(abs(centre.x - 50) < 0.01 && abs(centre.y - (y + 5)) < 0.01, "frame \(frame): \(centre)")
+        }
+    }
+
     @Test func strokeDashesAlternateAtTheirLengths() throws {
         let image = try Fixture.render("dashes", frame: 0)
         for x in [2, 8, 22, 28, 45] { #expect(pixel(image, x, 50) == [0, 0, 255, 255], "x \(x)") }
