@@ -5,13 +5,17 @@ and black; write one labelled contact sheet (ours | rlottie | ThorVG | lottie-we
 Usage (the tools venv `make deps` creates):
 
     .build/tools-venv/bin/python scripts/lottie_side_by_side.py FILE --frames 0,23,45 \
-        --sheet-frame 0 --out DIR [--scale 0.6] [--mark X:Y,...] [--note TEXT] [--sheet PNG]
+        --sheet-frame 0 --out DIR [--scale 0.6] [--mark X:Y,...] [--note TEXT] [--sheet PNG] \
+        [--black] [--before BINARY]
 
 Frames are Lottie frame numbers. Ours is `.build/release/animexport FILE --frame N` (set
 ANIMEXPORT to use another binary); the references come from scripts/lottie_refs.py at the file's
-own w×h (lottie-web's through scripts/lottie_web.py, left out when it cannot run here). Each render
-is composited on white and on black; PSNR = 10·log10(255²/MSE) over RGB, per frame and pair, as
-"white/black". `--mark` draws blue crosses at canvas points (for example where the spec puts a trim end).
+own w×h (lottie-web's through scripts/lottie_web.py); a renderer that crashes or cannot run here is
+left out. Each render is composited on white and on black; PSNR = 10·log10(255²/MSE) over RGB, per
+frame and pair, as "white/black". `--black` adds a second row to the sheet, composited on black;
+`--before BINARY` adds "ours before" (another animexport build, for a fix's before/after) as a
+first column. `--mark` draws blue crosses at canvas points (for example where the spec puts a
+trim end).
 Used for docs/images/lottie-disagree/ (docs/lottie.md, "Where the two references disagree with
 each other").
 """
@@ -52,6 +56,8 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--mark", default="", help="X:Y,... canvas points to cross in blue")
     ap.add_argument("--note", default="")
+    ap.add_argument("--black", action="store_true", help="a second sheet row composited on black")
+    ap.add_argument("--before", default=None, help="another animexport binary, shown as 'ours before'")
     a = ap.parse_args()
     doc = json.load(open(a.file))
     w, h = int(doc["w"]), int(doc["h"])
@@ -60,13 +66,22 @@ def main():
     for r in ("rlottie", "thorvg", "lottie-web"):
         run = subprocess.run([sys.executable, os.path.join(HERE, "lottie_refs.py"), a.file, "--renderer", r,
                               "--frames", a.frames, "--width", str(w), "--height", str(h), "--out", a.out])
-        if run.returncode != 0 and r != "lottie-web":
-            sys.exit(f"{r} failed on {a.file}")
+        if run.returncode != 0:
+            # A crash or a refusal leaves the renderer out (rlottie crashes on some corpus files).
+            print(f"{r}: exit {run.returncode} on {a.file}, left out", file=sys.stderr)
+            for k in range(len(frames)):
+                if os.path.exists(f"{a.out}/{r}-{k}.png"):
+                    os.remove(f"{a.out}/{r}-{k}.png")
     binary = os.environ.get("ANIMEXPORT", os.path.join(HERE, "..", ".build", "release", "animexport"))
     for k, f in enumerate(frames):
         subprocess.run([binary, a.file, "--frame", str(f), "-o", f"{a.out}/ours-{k}.png", "--force"],
                        check=True, stdout=subprocess.DEVNULL)
-    names = [(n, label) for n, label in NAMES if os.path.exists(f"{a.out}/{n}-0.png")]
+    if a.before:
+        for k, f in enumerate(frames):
+            subprocess.run([a.before, a.file, "--frame", str(f), "-o", f"{a.out}/ours-before-{k}.png", "--force"],
+                           check=True, stdout=subprocess.DEVNULL)
+    known = ((("ours-before", "ours before"),) if a.before else ()) + NAMES
+    names = [(n, label) for n, label in known if os.path.exists(f"{a.out}/{n}-0.png")]
     for k, f in enumerate(frames):
         cells = []
         for i, (x, _) in enumerate(names):
@@ -79,33 +94,42 @@ def main():
         return
     k = frames.index(a.sheet_frame)
     marks = [tuple(float(v) for v in m.split(":")) for m in a.mark.split(",") if m]
-    panels = []
-    for n, label in names:
-        im = on_white(f"{a.out}/{n}-{k}.png")
-        if a.scale != 1:
-            im = im.resize((round(w * a.scale), round(h * a.scale)),
-                           Image.NEAREST if a.scale > 1 else Image.LANCZOS)
-        d = ImageDraw.Draw(im)
-        for x, y in marks:
-            x, y = x * a.scale, y * a.scale
-            d.line((x - 6, y, x + 6, y), fill=(0, 0, 255), width=2)
-            d.line((x, y - 6, x, y + 6), fill=(0, 0, 255), width=2)
-        panels.append((label, im))
-    pw, ph = panels[0][1].size
-    sheet = Image.new("RGB", (len(panels) * pw + 10 * (len(panels) + 1), ph + 50 + (20 if a.note else 0)), (200, 200, 200))
+    backgrounds = ((255, 255, 255), (0, 0, 0)) if a.black else ((255, 255, 255),)
+    rows = []
+    for bg in backgrounds:
+        panels = []
+        for n, label in names:
+            im = on_white(f"{a.out}/{n}-{k}.png", bg)
+            if a.scale != 1:
+                im = im.resize((round(w * a.scale), round(h * a.scale)),
+                               Image.NEAREST if a.scale > 1 else Image.LANCZOS)
+            d = ImageDraw.Draw(im)
+            for x, y in marks:
+                x, y = x * a.scale, y * a.scale
+                d.line((x - 6, y, x + 6, y), fill=(0, 0, 255), width=2)
+                d.line((x, y - 6, x, y + 6), fill=(0, 0, 255), width=2)
+            panels.append((label, im))
+        rows.append(panels)
+    pw, ph = rows[0][0][1].size
+    n_rows = len(rows)
+    sheet = Image.new("RGB", (len(names) * pw + 10 * (len(names) + 1),
+                              n_rows * (ph + 10) + 40 + (20 if a.note else 0)), (200, 200, 200))
     d = ImageDraw.Draw(sheet)
     try:
         font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 14)
     except OSError:
         font = ImageFont.load_default()
-    d.text((10, 2), f"{os.path.basename(a.file)} frame {a.sheet_frame}, on white, {w}x{h} shown at "
+    on = "on white and (below) on black" if a.black else "on white"
+    d.text((10, 2), f"{os.path.basename(a.file)} frame {a.sheet_frame}, {on}, {w}x{h} shown at "
            f"{a.scale:g}x", fill=(0, 0, 0), font=font)
-    for i, (label, im) in enumerate(panels):
-        x = 10 + i * (pw + 10)
-        sheet.paste(im, (x, 40))
-        d.text((x, 22), label, fill=(0, 0, 0), font=font)
+    for r, panels in enumerate(rows):
+        for i, (label, im) in enumerate(panels):
+            x = 10 + i * (pw + 10)
+            sheet.paste(im, (x, 40 + r * (ph + 10)))
+            if r == 0:
+                d.text((x, 22), label, fill=(0, 0, 0), font=font)
     if a.note:
-        d.text((10, ph + 50), a.note, fill=(0, 0, 0), font=font)
+        d.text((10, 40 + n_rows * (ph + 10)), a.note, fill=(0, 0, 0), font=font)
     sheet.save(a.sheet or os.path.join(a.out, "sheet.png"), optimize=True)
 
 

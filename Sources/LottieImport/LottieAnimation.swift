@@ -124,7 +124,10 @@ public struct LottieAnimation: SceneSource {
         -> SceneNode?
     {
         guard !layer.hidden, f >= layer.inPoint, f < layer.outPoint else { return nil }
-        let local = layer.localTime(f)
+        // The layer's own keyframes (transform, shapes, masks) are in its composition's frames:
+        // lottie-web reads them at frame − `st` against keyframe times − `st`, which cancels;
+        // `st` and `sr` shift only a precomposition's content (rlottie and ThorVG agree).
+        let local = f
         let opacity = layer.transform.opacityFraction(at: local)
         guard opacity > 0 else { return nil }
         var children: [SceneNode]
@@ -134,7 +137,7 @@ public struct LottieAnimation: SceneSource {
         case .shapes(let shapes): children = draw(shapes, at: local, budget: budget).nodes
         case .precomp(let asset, let w, let h):
             guard asset < assets.count else { return nil }
-            children = nodes(of: assets[asset], at: local, depth: depth + 1, budget: budget)
+            children = nodes(of: assets[asset], at: layer.localTime(f), depth: depth + 1, budget: budget)
             clip = .rect(Rect(x: 0, y: 0, width: w, height: h))
         case .solid(let color, let w, let h):
             budget.built(shapes: 1, segments: 5)
@@ -160,13 +163,13 @@ public struct LottieAnimation: SceneSource {
     }
 
     /// The layer's transform times its parents' (Lottie 1.0 spec, Layer: `parent`); each
-    /// transform at its own layer's time; parents' opacity is not inherited.
+    /// transform at the composition's frame `f` (above); parents' opacity is not inherited.
     func world(_ layer: LottieLayer, at f: Double, byIndex: [Int: LottieLayer]) -> Geometry.AffineTransform {
-        var m = layer.transform.matrix(at: layer.localTime(f))
+        var m = layer.transform.matrix(at: f)
         var next = layer.parent
         var steps = 0
         while let p = next, let parent = byIndex[p], steps < 64 {
-            m = m.concatenating(parent.transform.matrix(at: parent.localTime(f)))
+            m = m.concatenating(parent.transform.matrix(at: f))
             next = parent.parent
             steps += 1
         }
@@ -480,41 +483,43 @@ public struct LottieAnimation: SceneSource {
         return LottiePath(vertices: v, inTangents: ins, outTangents: outs, closed: path.closed)
     }
 
-    /// A gradient at `f`: colour stops merged with the opacity stops (each offset of either
-    /// list gets the colour and the alpha interpolated linearly at it, ends held), alpha times
-    /// `o`; a radial gradient's focus at `h` (clamped to ±0.99) of the radius from the centre,
-    /// `a` degrees from the start→end direction (lottie-web's gradient fill, canvas renderer).
-    /// Nil when there are no colour stops.
+    /// A gradient at `f`: the colour stops and the opacity stops, each list read the way SVG
+    /// reads a gradient's stops (lottie-web's SVG renderer draws them as two SVG gradients, the
+    /// opacity one as a mask): in list order, offsets clamped to 0…1 and to at least the offset
+    /// before (the Lottie 1.0 spec, Gradient, stores them "by ascending offsets"), linear between
+    /// neighbours, ends held, and two stops at one offset a hard edge (the first one's value
+    /// up to it, the last one's after). The two lists are merged at every offset of either, with
+    /// a pair of stops where either list jumps; alpha times `o`. A radial gradient's focus at `h`
+    /// (clamped to ±0.99) of the radius from the centre, `a` degrees from the start→end
+    /// direction (lottie-web's gradient fill, canvas renderer). Nil when there are no colour
+    /// stops.
     static func gradientPaint(_ g: LottieGradient, at f: Double) -> GradientPaint? {
         let k = g.stops.value(at: f)
         let colorCount = min(g.colorCount, k.count / 4)
         guard colorCount > 0 else { return nil }
-        var colors: [(Double, [Double])] = []
-        for j in 0..<colorCount { colors.append((k[4 * j], [k[4 * j + 1], k[4 * j + 2], k[4 * j + 3]])) }
-        var alphas: [(Double, [Double])] = []
+        var colorStops: [(Double, [Double])] = []
+        for j in 0..<colorCount { colorStops.append((k[4 * j], [k[4 * j + 1], k[4 * j + 2], k[4 * j + 3]])) }
+        var alphaStops: [(Double, [Double])] = []
         var j = 4 * colorCount
         while j + 1 < k.count {
-            alphas.append((k[j], [k[j + 1]]))
+            alphaStops.append((k[j], [k[j + 1]]))
             j += 2
         }
-        func sample(_ list: [(Double, [Double])], _ x: Double) -> [Double] {
-            guard let first = list.first, let last = list.last else { return [1] }
-            if x <= first.0 { return first.1 }
-            for i in 1..<list.count where x <= list[i].0 {
-                let (x0, a) = list[i - 1]
-                let (x1, b) = list[i]
-                let t = x1 > x0 ? (x - x0) / (x1 - x0) : 1
-                return zip(a, b).map { $0 + ($1 - $0) * t }
-            }
-            return last.1
-        }
-        let offsets = Array(Set(colors.map(\.0) + alphas.map(\.0))).sorted()
+        let colors = StopRamp(colorStops)
+        let alphas = StopRamp(alphaStops.isEmpty ? [(0, [1])] : alphaStops)
+        let offsets = Array(Set(colors.stops.map(\.offset) + alphas.stops.map(\.offset))).sorted()
         let o = min(max((g.opacity.value(at: f).first ?? 100) / 100, 0), 1)
-        let stops = offsets.map { x -> GradientStop in
-            let c = sample(colors, x)
-            let a = alphas.isEmpty ? 1 : sample(alphas, x)[0]
+        func stop(_ x: Double, _ c: [Double], _ a: [Double]) -> GradientStop {
+            let alpha = a.first ?? 1
             return GradientStop(
-                offset: x, color: color(c, opacity: [min(max(a.isFinite ? a : 1, 0), 1) * o * 100]))
+                offset: x, color: color(c, opacity: [min(max(alpha.isFinite ? alpha : 1, 0), 1) * o * 100]))
+        }
+        var stops: [GradientStop] = []
+        for x in offsets {
+            let (c0, c1) = (colors.before(x), colors.after(x))
+            let (a0, a1) = (alphas.before(x), alphas.after(x))
+            stops.append(stop(x, c0, a0))
+            if c1 != c0 || a1 != a0 { stops.append(stop(x, c1, a1)) }
         }
         let s = g.start.value(at: f)
         let e = g.end.value(at: f)
@@ -699,5 +704,47 @@ final class SceneBudget {
             cut = SceneCut(limit: .shapes, count: shapes, path: path)
         }
         return cut == nil
+    }
+}
+
+/// One list of gradient stops (colours or opacities) as the piecewise-linear function SVG
+/// draws from a gradient's stops: offsets in list order, each clamped to 0…1 and to at least
+/// the one before it (a NaN offset takes the one before), values linear between neighbours and
+/// held beyond the ends; where several stops share an offset the value jumps from the first
+/// one's to the last one's (SVG 1.1, Gradients, "stop" offsets).
+struct StopRamp {
+    /// The stops, offsets clamped and non-decreasing; never empty.
+    let stops: [(offset: Double, value: [Double])]
+
+    /// The ramp of `raw` (offset, value) pairs in list order; `raw` must not be empty.
+    init(_ raw: [(Double, [Double])]) {
+        var out: [(offset: Double, value: [Double])] = []
+        var floor = 0.0
+        for (x, value) in raw {
+            let offset = x.isNaN ? floor : min(max(x, floor), 1)
+            out.append((offset, value))
+            floor = offset
+        }
+        stops = out.isEmpty ? [(0, [])] : out
+    }
+
+    /// The value just before `x` (at a hard edge, the first stop's there).
+    func before(_ x: Double) -> [Double] {
+        guard let i = stops.firstIndex(where: { $0.offset >= x }) else { return stops[stops.count - 1].value }
+        return i == 0 ? stops[0].value : Self.blend(stops[i - 1], stops[i], x)
+    }
+
+    /// The value just after `x` (at a hard edge, the last stop's there).
+    func after(_ x: Double) -> [Double] {
+        guard let i = stops.firstIndex(where: { $0.offset > x }) else { return stops[stops.count - 1].value }
+        return i == 0 ? stops[0].value : Self.blend(stops[i - 1], stops[i], x)
+    }
+
+    /// Linear between two neighbouring stops at `x` (which lies between their offsets).
+    private static func blend(
+        _ a: (offset: Double, value: [Double]), _ b: (offset: Double, value: [Double]), _ x: Double
+    ) -> [Double] {
+        let t = b.offset > a.offset ? min(max((x - a.offset) / (b.offset - a.offset), 0), 1) : 1
+        return zip(a.value, b.value).map { $0 + ($1 - $0) * t }
     }
 }

@@ -420,7 +420,8 @@ struct LottieLayer: Sendable, Equatable {
     /// composition the layer is in).
     var inPoint: Double
     var outPoint: Double
-    /// `st`: frame the layer's own time starts at.
+    /// `st`: the frame a precomposition layer's content starts at (its own keyframes are in
+    /// its composition's frames, as lottie-web reads them).
     var startTime: Double
     /// `sr`: time stretch (local time = (f − st) / sr).
     var stretch: Double
@@ -438,6 +439,6 @@ struct LottieLayer: Sendable, Equatable {
     /// `td` = 1: this layer is a matte source.
     var isMatteSource = false
 
-    /// The layer's own time at frame `f` of its composition.
+    /// The time of a precomposition layer's content at frame `f` of the layer's composition.
     func localTime(_ f: Double) -> Double { (f - startTime) / stretch }
 }

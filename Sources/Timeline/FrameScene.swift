@@ -156,7 +156,9 @@ public struct GradientPaint: Equatable, Sendable {
     public var start: Point
     /// End point (radial: a point on the outer circle), points.
     public var end: Point
-    /// Stops by offset 0…1, ascending, straight-alpha colours; padded beyond the ends.
+    /// Stops by offset 0…1, non-decreasing, straight-alpha colours; padded beyond the ends. Two
+    /// stops at one offset are a hard edge: the earlier one's colour up to it, the later one's
+    /// after (Cairo keeps stops of equal offset in the order they are added).
     public var stops: [GradientStop]
 
     /// A gradient; see the properties.

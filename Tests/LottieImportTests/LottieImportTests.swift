@@ -218,6 +218,17 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         #expect(pixel(early, 60, 10) == [255, 0, 0, 255])
     }
 
+    /// `start-time.json`: a solid with `st` −20 whose position runs linearly from y 0 at frame 0
+    /// to y 80 at frame 40. Its own keyframes are in the composition's frames (lottie-web reads
+    /// them at frame − `st` against keyframe times − `st`): at frame 10 it is at y 20, as
+    /// lottie-web, ThorVG and rlottie all draw it, not at y 60 (its "own time" 30).
+    @Test func aLayersStartTimeDoesNotShiftItsOwnKeyframes() throws {
+        for (frame, y) in [(10.0, 20.0), (30, 60)] {
+            let centre = try #require(inkCentre(try Fixture.render("start-time", frame: frame)))
+            #expect(abs(centre.x - 50) < 0.01 && abs(centre.y - (y + 5)) < 0.01, "frame \(frame): \(centre)")
+        }
+    }
+
     @Test func strokeDashesAlternateAtTheirLengths() throws {
         let image = try Fixture.render("dashes", frame: 0)
         for x in [2, 8, 22, 28, 45] { #expect(pixel(image, x, 50) == [0, 0, 255, 255], "x \(x)") }
@@ -382,6 +393,44 @@ func inkCentre(_ image: RGBAImage) -> Point? {
         // A gradient stroke red → blue along the line y 95.
         #expect(pixel(image, 2, 95)[0] > 240 && pixel(image, 97, 95)[2] > 240)
         #expect(abs(Int(pixel(image, 50, 95)[0]) - 127) <= 2)
+    }
+
+    /// `gradient-stops.json`: stops that share an offset are a hard edge and out-of-order
+    /// offsets are raised to the one before, as SVG reads stops and lottie-web draws them (the
+    /// colour and the opacity list each on its own, then merged); ThorVG and lottie-web agree on
+    /// the first three rows (`skia-gradient-opacity.json` is the same case).
+    @Test func gradientStopsAtOneOffsetAreAHardEdge() throws {
+        let image = try Fixture.render("gradient-stops", frame: 0)
+        func t(_ x: Int) -> Double { (Double(x) + 0.5) / 100 }
+        // Row y 0…20: green | red at 0.5; opacity 1, 0, 1, 0, 1 at 0, 0.25, 0.5, 0.75, 1.
+        func tent(_ t: Double) -> Double {
+            let u = t.truncatingRemainder(dividingBy: 0.5)
+            return u < 0.25 ? 1 - 4 * u : 4 * (u - 0.25)
+        }
+        for x in [5, 20, 30, 45, 48, 51, 55, 60, 65, 80, 95] {
+            let p = pixel(image, x, 10)
+            let colour: [UInt8] = t(x) < 0.5 ? [0, 255, 0] : [255, 0, 0]
+            #expect(Array(p[0..<3]) == colour, "x \(x): \(p)")
+            #expect(abs(Double(p[3]) - 255 * tent(t(x))) <= 2, "x \(x): \(p)")
+        }
+        // Row y 20…40: red → blue; opacity 0.35 | 1 at 0.5.
+        for x in [5, 30, 48, 51, 60, 80, 95] {
+            let p = pixel(image, x, 30)
+            #expect(abs(Double(p[0]) - 255 * (1 - t(x))) <= 3 && abs(Double(p[2]) - 255 * t(x)) <= 3, "x \(x): \(p)")
+            #expect(abs(Double(p[3]) - 255 * (t(x) < 0.5 ? 0.35 : 1)) <= 1, "x \(x): \(p)")
+        }
+        // Row y 40…60: red at 0, green at 0.6, blue at 0.4 (taken at 0.6), white at 1.
+        for x in [5, 30, 55, 59, 61, 70, 95] {
+            let p = pixel(image, x, 50)
+            let expected: [Double] =
+                t(x) < 0.6
+                ? [255 * (1 - t(x) / 0.6), 255 * t(x) / 0.6, 0]
+                : [255 * (t(x) - 0.6) / 0.4, 255 * (t(x) - 0.6) / 0.4, 255]
+            for c in 0..<3 { #expect(abs(Double(p[c]) - expected[c]) <= 3, "x \(x): \(p), expected \(expected)") }
+        }
+        // A gradient stroke along y 90: green, white, red all at 0.5, so green | red.
+        for x in [5, 45, 49] { #expect(pixel(image, x, 90) == [0, 255, 0, 255], "x \(x)") }
+        for x in [50, 55, 95] { #expect(pixel(image, x, 90) == [255, 0, 0, 255], "x \(x)") }
     }
 
     @Test func masksAddSubtractAndInvert() throws {
