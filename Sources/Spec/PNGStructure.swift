@@ -68,12 +68,14 @@ public enum PNGStructure {
                     throw Problem(
                         message: "is \(width)×\(height) pixels; a PNG must be at least 1×1 (PNG §11.2.2)")
                 }
-                guard width <= maximumPixelCount, height <= maximumPixelCount,
-                    width * height <= maximumPixelCount
-                else {
+                // Each side is below 2^32, so the product can pass Int.max (2^63 − 1): a fuzzed
+                // IHDR of 3 036 064 796 × 3 804 820 473 trapped here.
+                let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+                guard !overflow, pixels <= maximumPixelCount else {
+                    let count = overflow ? "" : " = \(pixels)"
                     throw Problem(
                         message:
-                            "is \(width)×\(height) = \(width * height) pixels, more than the limit of \(maximumPixelCount) (4096×4096) for \(subject)"
+                            "is \(width)×\(height)\(count) pixels, more than the limit of \(maximumPixelCount) (4096×4096) for \(subject)"
                     )
                 }
                 size = (width, height)

@@ -202,6 +202,10 @@ private func imageProblems(_ bytes: [UInt8]) throws -> [Diagnostic] {
         "30000×30000",
         "is 30000×30000 = 900000000 pixels, more than the limit of 16777216 (4096×4096) for an image layer"
     ),
+    (
+        "3036064796×3804820473",
+        "is 3036064796×3804820473 pixels, more than the limit of 16777216 (4096×4096) for an image layer"
+    ),
     ("0×0", "is 0×0 pixels; a PNG must be at least 1×1 (PNG §11.2.2)"),
     ("no IEND", "is truncated: it ends without an IEND chunk"),
     ("not a PNG", "is not a PNG file (no PNG signature)"),
@@ -219,6 +223,8 @@ func brokenImagesFailValidateAtTheFileKey(kind: String, message: String) throws 
     case "header only": bytes = signature + ihdr(30, 30)
     case "30000×30000": bytes = signature + ihdr(30000, 30000) + chunk("IEND", [])
     case "0×0": bytes = signature + ihdr(0, 0) + chunk("IEND", [])
+    // Found by mutating frames for `assemble`: width × height overflowed Int and trapped.
+    case "3036064796×3804820473": bytes = signature + ihdr(3_036_064_796, 3_804_820_473) + chunk("IEND", [])
     case "no IEND": bytes = Array(good.dropLast(12))
     case "not a PNG": bytes = Array("GIF89a".utf8)
     default: bytes = Array(good.prefix(28))
