@@ -72,7 +72,7 @@ let package = Package(
         // Straight-alpha RGBA images, frame sources and PNG files: what the encoders need from the
         // pipeline, without the renderer's Cairo, HarfBuzz, fontconfig and X11 (issue 22: a process
         // that only encodes frames does not map them).
-        .target(name: "Raster", dependencies: ["CPNG"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CDeflate"]),
         .target(name: "Render", dependencies: ["Raster", "Timeline", "Spec", "Geometry", "CCairo", "CHarfBuzz"]),
         .target(
             name: "Encode",

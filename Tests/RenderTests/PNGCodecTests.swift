@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Raster
 import Testing
 
+@testable import Raster
 @testable import Render
 
 // MARK: - Fixtures
@@ -22,13 +22,14 @@ private func patternImage(width: Int, height: Int) -> RGBAImage {
 }
 
 /// A minimal PNG writer for test input libpng's writer cannot produce (other colour types, bit
-/// depths, tRNS, Adam7): filter type 0 on every row, zlib stored blocks, CRC-32 and Adler-32
-/// per RFC 2083 / RFC 1950.
+/// depths, tRNS, Adam7): the row filter `filter(y)` (PNG §9.2; 0 by default; a value above 4
+/// writes the row unfiltered under that invalid type), zlib stored blocks, IDAT chunks of at
+/// most `idatSize` bytes, CRC-32 and Adler-32 per RFC 2083 / RFC 1950.
 private enum TestPNG {
     static func file(
         width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, interlaced: Bool = false,
-        palette: [UInt8]? = nil, transparency: [UInt8]? = nil,
-        rows: (_ pass: [(Int, Int)]) -> [[UInt8]]
+        palette: [UInt8]? = nil, transparency: [UInt8]? = nil, filter: (Int) -> UInt8 = { _ in 0 },
+        idatSize: Int = Int.max, rows: (_ pass: [(Int, Int)]) -> [[UInt8]]
     ) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header = be32(width) + be32(height)
@@ -49,14 +50,43 @@ private enum TestPNG {
             let ys = Array(stride(from: y0, to: height, by: dy))
             let xs = Array(stride(from: x0, to: width, by: dx))
             guard !ys.isEmpty, !xs.isEmpty else { continue }
+            let channels: Int = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 1
+            let bytesPerPixel = max(1, channels * Int(bitDepth) / 8)
+            var above: [UInt8]?
             for y in ys {
-                raw.append(0)
-                raw += rows(xs.map { ($0, y) }).flatMap { $0 }
+                let row = rows(xs.map { ($0, y) }).flatMap { $0 }
+                let type = filter(y)
+                raw.append(type)
+                raw += filtered(row, above: above, type: type, bytesPerPixel: bytesPerPixel)
+                above = row
             }
         }
-        out += chunk("IDAT", zlibStored(raw))
+        let stream = zlibStored(raw)
+        for start in stride(from: 0, to: stream.count, by: min(idatSize, stream.count)) {
+            out += chunk("IDAT", Array(stream[start..<min(stream.count, start + idatSize)]))
+        }
         out += chunk("IEND", [])
         return out
+    }
+
+    /// `row` filtered with `type` against `above` (nil: the first row, zeros), PNG §9.2.
+    static func filtered(_ row: [UInt8], above: [UInt8]?, type: UInt8, bytesPerPixel bpp: Int) -> [UInt8] {
+        row.indices.map { x in
+            let a = x >= bpp ? Int(row[x - bpp]) : 0
+            let b = above.map { Int($0[x]) } ?? 0
+            let c = x >= bpp ? above.map { Int($0[x - bpp]) } ?? 0 : 0
+            let predictor: Int
+            switch type {
+            case 1: predictor = a
+            case 2: predictor = b
+            case 3: predictor = (a + b) / 2
+            case 4:
+                let (pa, pb, pc) = (abs(b - c), abs(a - c), abs(a + b - 2 * c))
+                predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+            default: predictor = 0
+            }
+            return UInt8(truncatingIfNeeded: Int(row[x]) - predictor)
+        }
     }
 
     static func be32(_ v: Int) -> [UInt8] {
@@ -240,4 +270,108 @@ private func chunkTypes(_ png: [UInt8]) -> [String] {
     var corrupted = png
     corrupted[40] ^= 0xFF  // inside IDAT: the CRC no longer matches
     #expect(throws: PNGCodec.CodecError.self) { try PNGCodec.decode(corrupted) }
+}
+
+// MARK: - The direct decoder (libdeflate) against libpng
+
+/// Pseudo-random bytes (glibc's LCG constants), `count` of them, each below `bound`.
+private func noise(_ count: Int, seed: UInt32, below bound: Int = 256) -> [UInt8] {
+    var state = seed
+    return (0..<count).map { _ in
+        state = state &* 1_103_515_245 &+ 12345
+        return UInt8(Int(state >> 16) % bound)
+    }
+}
+
+/// Every colour type at 8 bits, with and without tRNS, every filter type on every row position
+/// (the first row too, where "above" is zeros), IDAT split into many chunks: the direct decoder
+/// takes each file and gives libpng's pixels exactly.
+@Test func directDecoderGivesLibpngsPixelsOnEveryColourTypeAndFilter() throws {
+    let (width, height) = (13, 11)
+    let palette = noise(3 * 200, seed: 7)
+    let cases: [(colorType: UInt8, channels: Int, palette: [UInt8]?, transparency: [UInt8]?, bound: Int)] = [
+        (0, 1, nil, nil, 256), (0, 1, nil, [0, 3], 8),  // grey; grey with a key (values 0…7, so it occurs)
+        (2, 3, nil, nil, 256), (2, 3, nil, [0, 1, 0, 2, 0, 3], 4),  // RGB; RGB with a key colour
+        (3, 1, palette, nil, 200), (3, 1, palette, noise(150, seed: 9), 200),  // palette, alphas for 150 of 200
+        (4, 2, nil, nil, 256), (6, 4, nil, nil, 256), (2, 3, palette, nil, 256),  // grey+alpha, RGBA, RGB with PLTE
+    ]
+    var keyedPixels = 0
+    for (n, test) in cases.enumerated() {
+        let samples = noise(width * height * test.channels, seed: UInt32(n + 1), below: test.bound)
+        for shift in 0..<5 {
+            let png = TestPNG.file(
+                width: width, height: height, bitDepth: 8, colorType: test.colorType, palette: test.palette,
+                transparency: test.transparency, filter: { UInt8(($0 + shift) % 5) }, idatSize: 97
+            ) { pixels in
+                pixels.map { x, y in Array(samples[((y * width + x) * test.channels)...].prefix(test.channels)) }
+            }
+            let reference = try PNGCodec.decodeWithLibpng(png)
+            let direct = try #require(
+                PNGDirectDecoder.decode(png, maximumPixelCount: PNGCodec.maximumPixelCount),
+                "colour type \(test.colorType) case \(n) shift \(shift) was left to libpng")
+            #expect(direct == reference, "colour type \(test.colorType) case \(n), filters from \(shift)")
+            #expect(try PNGCodec.decode(png) == reference)
+            if test.transparency != nil, test.colorType != 3 {
+                keyedPixels += (0..<(width * height)).filter { reference.pixels[4 * $0 + 3] == 0 }.count
+            }
+        }
+    }
+    #expect(keyedPixels > 20, "the key colours must occur for the tRNS cases to test anything")
+
+    // libpng's own writer (adaptive filters, real deflate at levels 1 and 9): exact round trip.
+    let image = patternImage(width: 37, height: 23)
+    for level in [1, 9] {
+        let png = try PNGCodec.encode(image, compressionLevel: level)
+        #expect(PNGDirectDecoder.decode(png, maximumPixelCount: PNGCodec.maximumPixelCount) == image)
+    }
+}
+
+/// Files the direct decoder declines, so that libpng decides: the result (pixels or error
+/// message) of `PNGCodec.decode` is libpng's own.
+@Test func directDecoderLeavesEverythingUnusualToLibpng() throws {
+    let rgba = noise(6 * 5 * 4, seed: 3)
+    func file(
+        colorType: UInt8 = 6, bitDepth: UInt8 = 8, interlaced: Bool = false, palette: [UInt8]? = nil,
+        transparency: [UInt8]? = nil, filter: @escaping (Int) -> UInt8 = { _ in 1 }
+    ) -> [UInt8] {
+        let channels: Int = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 1
+        let bytes = max(1, channels * Int(bitDepth) / 8)
+        return TestPNG.file(
+            width: 6, height: 5, bitDepth: bitDepth, colorType: colorType, interlaced: interlaced, palette: palette,
+            transparency: transparency, filter: filter
+        ) { pixels in pixels.map { x, y in Array(rgba[((y * 6 + x) * 4)...].prefix(bytes)) } }
+    }
+    let good = file()
+    #expect(PNGDirectDecoder.decode(good, maximumPixelCount: PNGCodec.maximumPixelCount) != nil)
+    let iend = good.count - 12
+    var badCRC = good
+    badCRC[iend - 5] ^= 0x01  // the last byte of IDAT's data
+    var badAncillaryCRC = Array(good[..<iend]) + TestPNG.chunk("tEXt", Array("a\u{0}b".utf8)) + good[iend...]
+    badAncillaryCRC[iend + 12] ^= 0x01
+    let unknownCritical = Array(good[..<33]) + TestPNG.chunk("ABCD", [1]) + good[33...]
+    let digitInName = Array(good[..<33]) + TestPNG.chunk("ab1d", [1]) + good[33...]
+    let afterIEND = good + [0]
+    let noIEND = Array(good[..<iend])
+    let shortData = TestPNG.file(width: 6, height: 6, bitDepth: 8, colorType: 6) { pixels in
+        pixels.map { x, y in y == 5 ? [] : Array(rgba[((y * 6 + x) * 4)...].prefix(4)) }
+    }
+    let cases: [(String, [UInt8])] = [
+        ("16-bit", file(colorType: 2, bitDepth: 16)), ("1-bit grey", file(colorType: 0, bitDepth: 1)),
+        ("Adam7", file(interlaced: true, filter: { _ in 0 })), ("IDAT CRC", badCRC),
+        ("ancillary CRC", badAncillaryCRC), ("unknown critical chunk", unknownCritical),
+        ("chunk name with a digit", digitInName), ("byte after IEND", afterIEND),
+        ("no IEND", noIEND), ("filter type 5", file(filter: { $0 == 2 ? 5 : 1 })),
+        ("rows missing", shortData), ("tRNS on RGBA", file(transparency: [0, 1])),
+        ("grey key above 255", file(colorType: 0, transparency: [1, 0])),
+        ("index past the palette", file(colorType: 3, palette: [1, 2, 3, 4, 5, 6])),
+        ("tRNS longer than PLTE", file(colorType: 3, palette: noise(768, seed: 1), transparency: noise(257, seed: 2))),
+        ("palette without PLTE", file(colorType: 3)),
+    ]
+    func outcome(_ decode: ([UInt8]) throws -> RGBAImage, _ png: [UInt8]) -> String {
+        do { return "\(try decode(png).pixels)" } catch { return "error: \(error)" }
+    }
+    for (name, png) in cases {
+        #expect(PNGDirectDecoder.decode(png, maximumPixelCount: PNGCodec.maximumPixelCount) == nil, "\(name)")
+        #expect(outcome(PNGCodec.decode, png) == outcome(PNGCodec.decodeWithLibpng, png), "\(name)")
+    }
 }
