@@ -114,7 +114,7 @@ final class DecodeContext {
     private func expression(_ text: String, _ value: JSONValue, _ path: String) -> Double? {
         let parsed: Expression
         do {
-            parsed = try Expression.parse(text)
+            parsed = try Expression.parse(text, bareWordHint: bareWordHint)
         } catch {
             self.error(path, value.location, Self.unitHint(text, path) ?? "\(error.message) in \"\(text)\"")
             return nil
@@ -249,6 +249,17 @@ final class DecodeContext {
             message += "; did you mean @\(near)?"
         }
         return message
+    }
+
+    /// The parenthesised hint after a bare word in a numeric expression (`"fps": "thirty"`):
+    /// `$word` when the preset declares that parameter, the nearest declared one when there is
+    /// one, else that numbers are written in digits.
+    func bareWordHint(_ word: String) -> String {
+        if parameters[word] != nil { return "a parameter is written $\(word)" }
+        if let near = suggestion(for: word, among: Array(parameters.keys).sorted()) {
+            return "not a number, nor a parameter: did you mean $\(near)?"
+        }
+        return "numbers are written in digits; the preset has no parameter \(word)"
     }
 
     func unknownParameterMessage(_ name: String) -> String {

@@ -92,10 +92,18 @@ public indirect enum Expression: Equatable, Sendable {
     public static let maximumDepth = 32
 
     /// Parses `text` (see the type's grammar).
+    /// - Parameters:
+    ///   - text: the expression.
+    ///   - bareWordHint: for a bare word where an operand was expected (`thirty` in `"thirty"`),
+    ///     the words the message puts in parentheses after it; nil (the default) or a nil result
+    ///     gives `a parameter is written $thirty`. A decoder that knows the preset's params says
+    ///     more (`DecodeContext`: no such parameter, or the nearest one).
     /// - Throws: `ExpressionError` with the offset of the offending character, e.g.
     ///   `expected a number, $name or '(' at offset 4, found '*'`.
-    public static func parse(_ text: String) throws(ExpressionError) -> Expression {
-        var parser = ExpressionParser(scalars: Array(text.unicodeScalars))
+    public static func parse(_ text: String, bareWordHint: ((String) -> String?)? = nil) throws(ExpressionError)
+        -> Expression
+    {
+        var parser = ExpressionParser(scalars: Array(text.unicodeScalars), bareWordHint: bareWordHint)
         let (expression, _) = try parser.parseSum()
         parser.skipSpaces()
         if parser.position < parser.scalars.count {
@@ -205,8 +213,12 @@ private struct ExpressionParser {
     /// Current parenthesis and unary-minus nesting.
     var nesting = 0
 
-    init(scalars: [Unicode.Scalar]) {
+    /// See `Expression.parse(_:bareWordHint:)`.
+    let bareWordHint: ((String) -> String?)?
+
+    init(scalars: [Unicode.Scalar], bareWordHint: ((String) -> String?)? = nil) {
         self.scalars = scalars
+        self.bareWordHint = bareWordHint
     }
 
     mutating func skipSpaces() {
@@ -236,7 +248,7 @@ private struct ExpressionParser {
                 if ["nan", "inf", "infinity"].contains(word.lowercased()) {
                     return "'\(word)' (numbers are finite decimals)"
                 }
-                return "'\(word)' (a parameter is written $\(word))"
+                return "'\(word)' (\(bareWordHint?(word) ?? "a parameter is written $\(word)"))"
             }
             return "'\(word)'"
         }

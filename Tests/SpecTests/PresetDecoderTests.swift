@@ -140,7 +140,8 @@ func badOverridesAreUsageErrors(overrides: [String: String], message: String) {
 @Test(arguments: [
     (
         ##"{ "type": "circle", "center": [1, 2], "radius": "thick" }"##,
-        "$.layers[0].radius", "found 'thick' (a parameter is written $thick) in \"thick\""
+        "$.layers[0].radius",
+        "found 'thick' (numbers are written in digits; the preset has no parameter thick) in \"thick\""
     ),
     (
         ##"{ "type": "circle", "center": [1, 2], "radius": -1 }"##, "$.layers[0].radius",

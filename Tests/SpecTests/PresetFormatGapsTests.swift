@@ -191,7 +191,27 @@ private func rect(animations: String) -> String {
             "$.layers[0].animations[3].toValue: expected a number of degrees without a unit, e.g. 90, found \"90deg\"",
             "$.layers[0].animations[4].toValue: expected a number (a fraction 0…1 where the key takes one) without a unit, e.g. 0.5, found \"50%\"",
             // Not a number with a unit: the expression parser's own message.
-            "$.layers[0].animations[5].toValue: expected a number, $name or '(' at offset 4, found 's' (a parameter is written $s) in \"1 + s\"",
+            "$.layers[0].animations[5].toValue: expected a number, $name or '(' at offset 4, found 's' (numbers are written in digits; the preset has no parameter s) in \"1 + s\"",
+        ])
+}
+
+/// A bare word where a number goes (`"fps": "thirty"`): the hint names a declared parameter,
+/// the nearest one, or says that numbers are digits; a `$name` hint for a parameter the preset
+/// does not have sent a user to write `$thirty`.
+@Test func aBareWordInANumberSaysWhichParameterItCouldBe() {
+    let params = #" "params": { "strokeWidth": { "default": 4 } },"#
+    let found = errors(
+        preset(
+            rect(
+                animations: """
+                    { "keyPath": "lineWidth", "toValue": "strokeWidth", "duration": 1 },
+                    { "keyPath": "lineWidth", "toValue": "strokWidth", "duration": 1 }
+                    """), extra: params + #" "fps": "thirty","#))
+    #expect(
+        found == [
+            "$.fps: expected a number, $name or '(' at offset 0, found 'thirty' (numbers are written in digits; the preset has no parameter thirty) in \"thirty\"",
+            "$.layers[0].animations[0].toValue: expected a number, $name or '(' at offset 0, found 'strokeWidth' (a parameter is written $strokeWidth) in \"strokeWidth\"",
+            "$.layers[0].animations[1].toValue: expected a number, $name or '(' at offset 0, found 'strokWidth' (not a number, nor a parameter: did you mean $strokeWidth?) in \"strokWidth\"",
         ])
 }
 
