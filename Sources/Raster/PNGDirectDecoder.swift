@@ -319,7 +319,20 @@ enum PNGDirectDecoder {
                 x += 1
             }
         case (2, let above?):
-            for x in 0..<count { row[x] = source[x] &+ above[x] }
+            // Up is most rows of the presets' frames (6 232 of 14 640 on flipping-square; 6 809
+            // None): 16 bytes at a time. Each block is loaded before it is stored, so a `row`
+            // before `source` in the same buffer only overwrites bytes already read.
+            var x = 0
+            while x + 16 <= count {
+                let left = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                let up = UnsafeRawPointer(above + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                UnsafeMutableRawPointer(row + x).storeBytes(of: left &+ up, as: SIMD16<UInt8>.self)
+                x += 16
+            }
+            while x < count {
+                row[x] = source[x] &+ above[x]
+                x += 1
+            }
         case (3, nil):
             for x in 0..<min(bpp, count) { row[x] = source[x] }
             var x = bpp
