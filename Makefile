@@ -11,7 +11,8 @@
 #   make demo    render every preset in presets/ into output/ (GIF, sheet PNG, sheet JSON) in
 #                one batch run (the folder in, -o output/ out, --jobs = the core count)
 #   make test    run every test (runs deps first), then `make fuzz-short`
-#   make fuzz    mutation fuzzer over presets/*.json for FUZZ_SECONDS (default 1800) with seed
+#   make fuzz    mutation fuzzer over presets/*.json, Lottie files and PNG frames (assemble) for
+#                FUZZ_SECONDS (default 1800) with seed
 #                FUZZ_SEED (default 1): validate + export of each input under a 2 GiB address-space,
 #                CPU limit of 20 s + 0.4 s per million pixels x frames (at most 120 s) and a wall backstop; failing inputs go to Tests/CLITests/Fixtures/fuzz/
 #                (scripts/fuzz.py); exits non-zero on any failure

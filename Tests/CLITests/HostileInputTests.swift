@@ -36,6 +36,27 @@ import Testing
             #expect(!listing(dir + "/out").contains { $0.hasPrefix(".") }, "\(file): \(listing(dir + "/out"))")
         }
     }
+
+    /// Every PNG frame the fuzzer kept (`Tests/CLITests/Fixtures/fuzz-png/*.png`, its
+    /// `--png-share`): `animexport assemble` to APNG and WebP exits 0 with exactly the output or
+    /// 65 with nothing written, and never traps.
+    @Test(arguments: HostileCase.fuzzFrameFixtures)
+    func fuzzedFrameStaysFixed(_ file: String) throws {
+        let dir = try temporaryDirectory()
+        try Data(contentsOf: URL(fileURLWithPath: file)).write(to: URL(fileURLWithPath: dir + "/f.png"))
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
+        for (arguments, output) in [
+            (["assemble", "f.png", "f.png", "-o", "out/a.apng"], "a.apng"),
+            (["assemble", "f.png", "-o", "out/a.webp"], "a.webp"),
+        ] {
+            let run = try runLimited(arguments, in: dir, wallSeconds: 60, addressSpace: 2 << 30)
+            #expect([0, 65].contains(run.status), "\(file) \(arguments): exit \(run.status)\n\(run.stderr)")
+            #expect(!HostileCase.crashed(run.stderr), "\(file) \(arguments): \(run.stderr)")
+            #expect(listing(dir + "/out") == (run.status == 0 ? [output] : []), "\(file) \(arguments)")
+            if run.status == 65 { #expect(run.stderr.hasPrefix("f.png: error: "), "\(run.stderr)") }
+            for name in listing(dir + "/out") { try FileManager.default.removeItem(atPath: dir + "/out/" + name) }
+        }
+    }
 }
 
 /// The heavy cases (large legal jobs and huge geometry) one at a time, so that two of them never
@@ -1102,6 +1123,12 @@ extension HostileCase {
                 arguments: ["h.json", "-o", "out/", "--format", "gif,sheet", "-q"], status: 0, fragments: [],
                 outputs: ["out/h.gif", "out/h.png", "out/h.json"], wallSeconds: 120)
         ]
+    }()
+
+    /// Every PNG frame the fuzzer kept (`Tests/CLITests/Fixtures/fuzz-png/*.png`).
+    static let fuzzFrameFixtures: [String] = {
+        let dir = packageRoot + "/Tests/CLITests/Fixtures/fuzz-png"
+        return listing(dir).filter { $0.hasSuffix(".png") }.map { dir + "/" + $0 }
     }()
 
     /// Every file the fuzzer kept (`Tests/CLITests/Fixtures/fuzz/*.json`).
