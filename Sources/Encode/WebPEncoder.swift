@@ -52,13 +52,23 @@ public enum WebPEncoder {
     /// other on the calling thread (`Choice.byFirstFrame`).
     static let parallelProbePixels = 256 * 256
 
+    /// Frames of fewer pixels than this (128 × 128) skip the probe of `Choice.byFirstFrame` and
+    /// take the last tuning (method 4, img2webp's default). A still costs libwebp a fixed set-up
+    /// besides its pixels (clearing its tables: 6.5 M of the two stills' 9.8 M instructions on
+    /// loading-dots, 176 × 56), so on small frames the stills were 2–6 % of the whole
+    /// `assemble` (loading-dots 9.8 M of 178 M instructions, circular-linear 4.2 M of 219 M);
+    /// and on every bundled preset below this size both methods wrote the same file (round 13),
+    /// so the probe never changed a byte there (docs/encoding.md, "Round 19").
+    static let probePixels = 128 * 128
+
     /// How `encode(_:period:options:tunings:choosing:)` picks among its tunings.
     @_spi(Measure) public enum Choice: Sendable {
         /// Every tuning encodes the whole animation (side by side) and the smallest file wins.
         case smallestFile
         /// Frame 0 is compressed as a still image with each tuning's `WebPConfig`, and only the
         /// tuning with the smallest still (the last of equal sizes) encodes the animation: one
-        /// encoder's work instead of one per tuning. Lossless `.default` uses it (measured in
+        /// encoder's work instead of one per tuning. Frames under `probePixels` take the last
+        /// tuning without the stills. Lossless `.default` uses it (measured in
         /// docs/encoding.md, "Round 13": methods 3 and 4 wrote the same file on ten of
         /// the twelve bundled presets; method 3 was 3.2 % smaller on arc-rotation, whose frame
         /// 0 is smaller in method 3 too, and method 4 4 bytes smaller on flipping-square, whose
@@ -193,7 +203,9 @@ public enum WebPEncoder {
                 guard frame.width == width, frame.height == height, frame.pixels.count == width * height * 4 else {
                     throw EncodeError("frame \(index) is \(frame.width)×\(frame.height), expected \(width)×\(height)")
                 }
-                if index == 0, choosing == .byFirstFrame, candidates.count > 1 {
+                if index == 0, choosing == .byFirstFrame, candidates.count > 1, width * height < probePixels {
+                    candidates = [candidates[candidates.count - 1]]
+                } else if index == 0, choosing == .byFirstFrame, candidates.count > 1 {
                     let all = candidates
                     // Side by side only where a still takes long enough to pay for starting
                     // the threads (on loading-dots, 176×56, the two stills on the calling thread
