@@ -290,8 +290,10 @@ public struct LottieAnimation: SceneSource {
                 topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(drawing)))
             case .gradientStroke(let gradient, let stroke):
                 guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
-                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
-                topFirst += strokeNodes(stroke, color: .black, gradient: paint, pieces, at: f)
+                guard budget.built(segments: Self.elementCount(pieces)),
+                    let nodes = strokeNodes(stroke, color: .black, gradient: paint, pieces, at: f, budget: budget)
+                else { break }
+                topFirst += nodes
             case .fill(let color, let opacity, let rule):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(color.value(at: f), opacity: opacity.value(at: f))
@@ -303,8 +305,10 @@ public struct LottieAnimation: SceneSource {
             case .stroke(let stroke):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(stroke.color.value(at: f), opacity: stroke.opacity.value(at: f))
-                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
-                topFirst += strokeNodes(stroke, color: c, gradient: nil, pieces, at: f)
+                guard budget.built(segments: Self.elementCount(pieces)),
+                    let nodes = strokeNodes(stroke, color: c, gradient: nil, pieces, at: f, budget: budget)
+                else { break }
+                topFirst += nodes
             }
         }
         return (topFirst.reversed(), pieces)
@@ -312,21 +316,34 @@ public struct LottieAnimation: SceneSource {
 
     /// The nodes of one stroke over `pieces`, top first (the pieces' strokes in reverse so the
     /// first path ends on top); `color` or, when set, `gradient` (whose stops carry `o`).
+    /// Counts its shapes in `budget` before making them, one per drawn range of each run (a
+    /// trim with `m` = 1 over n pieces makes n or 2n of them; at least 1, for a stroke that
+    /// draws nothing), and returns nil, making nothing, when that passes the budget: a stroke
+    /// over 1 000 trimmed pieces is 2 000 nodes of 352 bytes, and 666 such strokes in one
+    /// group made 1.3 million of them (770 MB resident) before the segment count stopped them
+    /// (`make fuzz`, seed 1, input 86).
     func strokeNodes(
-        _ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double
+        _ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double,
+        budget: SceneBudget
     )
-        -> [SceneNode]
+        -> [SceneNode]?
     {
         let width = stroke.width.value(at: f).first ?? 0
-        guard gradient != nil || c.alpha > 0, width > 0, width.isFinite else { return [] }
+        guard gradient != nil || c.alpha > 0, width > 0, width.isFinite else {
+            return budget.built(shapes: 1) ? [] : nil
+        }
         var dashes = stroke.dashes.map { max(0, $0.value(at: f).first ?? 0) }
         if dashes.count % 2 == 1 { dashes += dashes }
         if !dashes.contains(where: { $0 > 0 }) { dashes = [] }
         let drawing = StrokeDrawing(
             color: c, width: width, lineCap: stroke.cap, lineJoin: stroke.join, miterLimit: max(1, stroke.miterLimit),
             dashes: dashes, dashPhase: stroke.dashOffset?.value(at: f).first ?? 0)
+        let runs = Self.strokeRuns(pieces)
+        let count = runs.reduce(0) { n, run in n + run.1.count { $0.1 > $0.0 } }
+        guard budget.built(shapes: max(count, 1)) else { return nil }
         var out: [SceneNode] = []
-        for (path, ranges) in Self.strokeRuns(pieces).reversed() {
+        out.reserveCapacity(count)
+        for (path, ranges) in runs.reversed() {
             for (start, end) in ranges where end > start {
                 var trimmed = drawing
                 trimmed.start = start
@@ -679,7 +696,8 @@ extension LottieAnimation {
 
 /// The work one `LottieAnimation.scene(at:)` call has done, so a hostile file stops early: path
 /// elements built (shapes, their copies under group transforms and repeaters, and the paths
-/// each fill and stroke repaints) and shapes made, each cumulative over the frame. Past
+/// each fill and stroke repaints) and shapes made (a stroke's: one per path it draws,
+/// `strokeNodes`), each cumulative over the frame. Past
 /// `ExportBudget.maximumBuiltSegments` or `maximumBuiltShapes` the scene is cut
 /// (`FrameScene.cut`) and nothing more is built. One per call, never shared between threads.
 final class SceneBudget {

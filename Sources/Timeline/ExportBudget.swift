@@ -110,7 +110,9 @@ public enum ExportBudget {
     /// work: about 250 MB and a second (an element is 56 bytes).
     public static let maximumBuiltSegments = 2 * maximumPathSegments
     /// Most shapes (fills, strokes, solids, repeater copies) a scene source may build for one
-    /// frame: twice `maximumDrawnLayers`, for the same reason.
+    /// frame: twice `maximumDrawnLayers`, for the same reason. A stroke counts one per path
+    /// it draws (every piece under a trim with `m` = 1, twice where the trim wraps round), at
+    /// least one.
     public static let maximumBuiltShapes = 2 * maximumDrawnLayers
     /// Most pixels of one image layer's PNG.
     public static let maximumImagePixels = PNGStructure.maximumPixelCount

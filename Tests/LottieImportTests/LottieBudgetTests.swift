@@ -151,4 +151,40 @@ import Timeline
             try #require(ExportBudget.check(loaded.composition).first).message.hasPrefix(
                 "frame 0 needs more than 4000 shapes to build"))
     }
+
+    @Test func strokesOverManyTrimmedPiecesCountEveryPathTheyDraw() throws {
+        // 1 000 rectangles under a trim with m = 1 (each piece trimmed alone) whose range wraps
+        // (10 %…40 % turned by 300°: 93 %…100 % and 0 %…23 %), so each stroke draws 2 000 paths,
+        // then 1 000 strokes (make fuzz, seed 1, input 86). Each stroke counted one shape, so
+        // the segment count stopped them only after 666 strokes: 1.3 million stroke nodes and
+        // 770 MB resident. Now the third stroke passes 4 000 shapes and is not built.
+        let rect = #"{"ty":"rc","d":1,"p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[60,60]},"r":{"a":0,"k":0}}"#
+        let trim = #"{"ty":"tm","s":{"a":0,"k":10},"e":{"a":0,"k":40},"o":{"a":0,"k":300},"m":1}"#
+        let stroke =
+            #"{"ty":"st","c":{"a":0,"k":[0,0.4,1,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":8},"lc":2,"lj":2,"ml":4}"#
+        func group(strokes: Int) throws -> LottieAnimation {
+            let items = Array(repeating: rect, count: 1000) + [trim] + Array(repeating: stroke, count: strokes)
+            let loaded = try Self.composition(shapes: #"{"ty":"gr","it":["# + items.joined(separator: ",") + "]}")
+            return try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        }
+        // The cut on its own line, so that a failure does not print the scene.
+        let hostileCut = try group(strokes: 1000).scene(at: SampleTime(0)).cut
+        let cut = try #require(hostileCut)
+        #expect(cut.limit == .shapes)
+        // Two strokes built (4 000 shapes); the third's 2 000 were counted and not made.
+        #expect(cut.count == 6_000)
+        #expect(cut.path == "$.layers[0]")
+        // Two strokes fit the build budget, and the count is what the scene holds.
+        let two = try group(strokes: 2).scene(at: SampleTime(0))
+        #expect(two.cut == nil)
+        #expect(SceneExtent.size(of: two).shapes == 4_000)
+        let one = try group(strokes: 1).scene(at: SampleTime(0))
+        #expect(SceneExtent.size(of: one).shapes == 2_000)
+        // A stroke that draws nothing (width 0) still counts one shape and makes none.
+        let none = try Self.composition(
+            shapes: #"{"ty":"gr","it":["# + rect + "," + stroke.replacingOccurrences(of: #""k":8"#, with: #""k":0"#)
+                + "]}")
+        let noneSource = try #require(none.composition.foreign?.model as? LottieAnimation)
+        #expect(noneSource.scene(at: SampleTime(0)).nodes.isEmpty)
+    }
 }
