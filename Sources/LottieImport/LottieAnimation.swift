@@ -238,20 +238,20 @@ public struct LottieAnimation: SceneSource {
                 }
             case .path(let property, let reversed):
                 pieces.append(piece(property.value(at: f), i, reversed: reversed))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .ellipse(let position, let size, let reversed):
                 pieces.append(
                     Piece(
                         path: Self.ellipse(position.value(at: f), size.value(at: f), reversed: reversed), trim: trims[i]
                     ))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .rect(let position, let size, let radius, let reversed):
                 let path = Self.rectanglePath(position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0)
                 pieces.append(piece(path, i, reversed: reversed))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .polystar(let star):
                 pieces.append(piece(Self.polystar(star, at: f), i, reversed: false))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .trim, .roundCorners: continue
             case .repeater(let repeater):
                 // Everything so far in this group, copied (lottie-web's RepeaterModifier).
@@ -683,9 +683,18 @@ public struct LottieAnimation: SceneSource {
 }
 
 extension LottieAnimation {
-    /// Path elements of `pieces` together.
+    /// Path elements of `pieces` together, as `SceneBudget` counts them (`elementCount(_:)` of
+    /// each path).
     static func elementCount(_ pieces: [Piece]) -> Int {
-        pieces.reduce(0) { $0 + $1.path.elements.count }
+        pieces.reduce(0) { $0 + elementCount($1.path) }
+    }
+
+    /// Path elements of `path` as `SceneBudget` counts them: an empty path counts as one, since
+    /// it is still a piece that groups and repeaters copy (three nested repeaters of 1 000
+    /// copies of an empty path counted nothing and asked for 10⁹ pieces: `validate` died
+    /// allocating 2 GB under a 3 GB address-space limit).
+    static func elementCount(_ path: BezierPath) -> Int {
+        max(path.elements.count, 1)
     }
 
     /// Shapes (leaves) under `nodes`, as `SceneExtent.size` counts them.
@@ -696,8 +705,8 @@ extension LottieAnimation {
 
 /// The work one `LottieAnimation.scene(at:)` call has done, so a hostile file stops early: path
 /// elements built (shapes, their copies under group transforms and repeaters, and the paths
-/// each fill and stroke repaints) and shapes made (a stroke's: one per path it draws,
-/// `strokeNodes`), each cumulative over the frame. Past
+/// each fill and stroke repaints; an empty path counts as one, `elementCount(_:)`) and shapes
+/// made (a stroke's: one per path it draws, `strokeNodes`), each cumulative over the frame. Past
 /// `ExportBudget.maximumBuiltSegments` or `maximumBuiltShapes` the scene is cut
 /// (`FrameScene.cut`) and nothing more is built. One per call, never shared between threads.
 final class SceneBudget {

@@ -187,4 +187,23 @@ import Timeline
         let noneSource = try #require(none.composition.foreign?.model as? LottieAnimation)
         #expect(noneSource.scene(at: SampleTime(0)).nodes.isEmpty)
     }
+
+    @Test func emptyPathsCountAsPiecesUnderRepeaters() throws {
+        // An empty path in two nested groups with repeaters of 1 000 copies: 10⁶ empty pieces,
+        // which counted nothing (three levels asked for 10⁹ and died allocating). Counted one
+        // each: 1 + 1 000 + 1 000 (level 1, repeater and group) + 10⁶ + 10⁶ (level 2), then
+        // each fill repaints 10⁶: the second fill passes 4 000 000.
+        let empty = #"{"ty":"sh","ks":{"a":0,"k":{"i":[],"o":[],"v":[],"c":false}}}"#
+        let repeater =
+            #"{"ty":"rp","c":{"a":0,"k":1000},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":1},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
+        let fill = #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#
+        var group = empty
+        for _ in 0..<2 { group = #"{"ty":"gr","it":["# + group + "," + repeater + "]}" }
+        let loaded = try Self.composition(shapes: [group, fill, fill].joined(separator: ","))
+        let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        let sceneCut = source.scene(at: SampleTime(0)).cut
+        let cut = try #require(sceneCut)
+        #expect(cut.limit == .segments)
+        #expect(cut.count == 1 + 2 * 1_000 + 4 * 1_000_000)
+    }
 }
