@@ -271,7 +271,10 @@ public struct LottieAnimation: SceneSource {
                     // A copy is a group, so its opacity is atomic, like any group's: lottie-web's
                     // SVG renderer sets it on the copy's `<g>` (rlottie and ThorVG fade each item
                     // of the copy on its own instead; docs/lottie.md, Repeater).
-                    if opacity > 0 {
+                    // No copy of nothing: an empty group draws nothing, and three nested
+                    // repeaters of 1 000 copies over no shape counted no shape and made a tree
+                    // of 10⁹ empty groups to walk (`validate` did not end in a minute).
+                    if opacity > 0, !backToFront.isEmpty {
                         copyNodes.append(
                             SceneNode(
                                 transform: ProjectiveTransform(matrix), opacity: opacity,

@@ -188,6 +188,18 @@ import Timeline
         #expect(noneSource.scene(at: SampleTime(0)).nodes.isEmpty)
     }
 
+    /// The nodes under `nodes`, groups, mattes and masks included, each shared subtree counted
+    /// every time it appears.
+    static func nodeCount(_ nodes: [SceneNode]) -> Int {
+        nodes.reduce(0) { n, node in
+            switch node.content {
+            case .group(let children, _), .masked(let children, _): n + 1 + nodeCount(children)
+            case .matted(let children, let matte, _): n + 1 + nodeCount(children) + nodeCount(matte)
+            case .shape, .text, .image: n + 1
+            }
+        }
+    }
+
     @Test func emptyPathsCountAsPiecesUnderRepeaters() throws {
         // An empty path in two nested groups with repeaters of 1 000 copies: 10⁶ empty pieces,
         // which counted nothing (three levels asked for 10⁹ and died allocating). Counted one
@@ -205,5 +217,24 @@ import Timeline
         let cut = try #require(sceneCut)
         #expect(cut.limit == .segments)
         #expect(cut.count == 1 + 2 * 1_000 + 4 * 1_000_000)
+    }
+
+    @Test func repeatersOfNothingMakeNoCopies() throws {
+        // Two repeaters of 1 000 copies in a row over no shape, beside a filled ellipse: the
+        // copies were empty groups (10⁶ of them to walk; three repeaters, 10⁹, did not end in a
+        // minute). Now they make nothing, and the frame is the layer's group and the one fill.
+        let repeater =
+            #"{"ty":"rp","c":{"a":0,"k":1000},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":1},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
+        let group = #"{"ty":"gr","it":["# + repeater + "," + repeater + "]}"
+        let ellipse =
+            #"{"ty":"gr","it":[{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
+        let loaded = try Self.composition(shapes: group + "," + ellipse)
+        let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        let scene = source.scene(at: SampleTime(0))
+        #expect(scene.cut == nil)
+        // The layer, the ellipse's group, its fill (the repeaters' group has no nodes, so no node).
+        #expect(Self.nodeCount(scene.nodes) == 3)
+        #expect(SceneExtent.size(of: scene).shapes == 1)
+        #expect(ExportBudget.check(loaded.composition).isEmpty)
     }
 }
