@@ -225,10 +225,13 @@ public struct LottieAnimation: SceneSource {
             guard budget.cut == nil else { break }
             switch item {
             case .group(let children, let transform):
-                let inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i], budget: budget)
+                var inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i], budget: budget)
                 guard budget.built(segments: Self.elementCount(inner.pieces)) else { break }
                 let matrix = transform.matrix(at: f)
-                pieces += inner.pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
+                // Each inner path is replaced by its transformed copy as it is made, so the
+                // untransformed ones are freed on the way instead of all living until the end.
+                for k in inner.pieces.indices { inner.pieces[k].path = inner.pieces[k].path.applying(matrix) }
+                pieces += inner.pieces
                 let opacity = transform.opacityFraction(at: f)
                 if !inner.nodes.isEmpty, opacity > 0 {
                     topFirst.append(
