@@ -225,10 +225,13 @@ public struct LottieAnimation: SceneSource {
             guard budget.cut == nil else { break }
             switch item {
             case .group(let children, let transform):
-                let inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i], budget: budget)
+                var inner = draw(children, at: f, trim: trims[i], round: rounds[i], place: place + [i], budget: budget)
                 guard budget.built(segments: Self.elementCount(inner.pieces)) else { break }
                 let matrix = transform.matrix(at: f)
-                pieces += inner.pieces.map { Piece(path: $0.path.applying(matrix), trim: $0.trim) }
+                // Each inner path is replaced by its transformed copy as it is made, so the
+                // untransformed ones are freed on the way instead of all living until the end.
+                for k in inner.pieces.indices { inner.pieces[k].path = inner.pieces[k].path.applying(matrix) }
+                pieces += inner.pieces
                 let opacity = transform.opacityFraction(at: f)
                 if !inner.nodes.isEmpty, opacity > 0 {
                     topFirst.append(
@@ -238,20 +241,20 @@ public struct LottieAnimation: SceneSource {
                 }
             case .path(let property, let reversed):
                 pieces.append(piece(property.value(at: f), i, reversed: reversed))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .ellipse(let position, let size, let reversed):
                 pieces.append(
                     Piece(
                         path: Self.ellipse(position.value(at: f), size.value(at: f), reversed: reversed), trim: trims[i]
                     ))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .rect(let position, let size, let radius, let reversed):
                 let path = Self.rectanglePath(position.value(at: f), size.value(at: f), radius.value(at: f).first ?? 0)
                 pieces.append(piece(path, i, reversed: reversed))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .polystar(let star):
                 pieces.append(piece(Self.polystar(star, at: f), i, reversed: false))
-                budget.built(segments: pieces[pieces.count - 1].path.elements.count)
+                budget.built(segments: Self.elementCount(pieces[pieces.count - 1].path))
             case .trim, .roundCorners: continue
             case .repeater(let repeater):
                 // Everything so far in this group, copied (lottie-web's RepeaterModifier).
@@ -271,7 +274,10 @@ public struct LottieAnimation: SceneSource {
                     // A copy is a group, so its opacity is atomic, like any group's: lottie-web's
                     // SVG renderer sets it on the copy's `<g>` (rlottie and ThorVG fade each item
                     // of the copy on its own instead; docs/lottie.md, Repeater).
-                    if opacity > 0 {
+                    // No copy of nothing: an empty group draws nothing, and three nested
+                    // repeaters of 1 000 copies over no shape counted no shape and made a tree
+                    // of 10⁹ empty groups to walk (`validate` did not end in a minute).
+                    if opacity > 0, !backToFront.isEmpty {
                         copyNodes.append(
                             SceneNode(
                                 transform: ProjectiveTransform(matrix), opacity: opacity,
@@ -290,8 +296,10 @@ public struct LottieAnimation: SceneSource {
                 topFirst.append(SceneNode(transform: .identity, opacity: 1, content: .shape(drawing)))
             case .gradientStroke(let gradient, let stroke):
                 guard !pieces.isEmpty, let paint = Self.gradientPaint(gradient, at: f) else { continue }
-                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
-                topFirst += strokeNodes(stroke, color: .black, gradient: paint, pieces, at: f)
+                guard budget.built(segments: Self.elementCount(pieces)),
+                    let nodes = strokeNodes(stroke, color: .black, gradient: paint, pieces, at: f, budget: budget)
+                else { break }
+                topFirst += nodes
             case .fill(let color, let opacity, let rule):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(color.value(at: f), opacity: opacity.value(at: f))
@@ -303,8 +311,10 @@ public struct LottieAnimation: SceneSource {
             case .stroke(let stroke):
                 guard !pieces.isEmpty else { continue }
                 let c = Self.color(stroke.color.value(at: f), opacity: stroke.opacity.value(at: f))
-                guard budget.built(shapes: 1, segments: Self.elementCount(pieces)) else { break }
-                topFirst += strokeNodes(stroke, color: c, gradient: nil, pieces, at: f)
+                guard budget.built(segments: Self.elementCount(pieces)),
+                    let nodes = strokeNodes(stroke, color: c, gradient: nil, pieces, at: f, budget: budget)
+                else { break }
+                topFirst += nodes
             }
         }
         return (topFirst.reversed(), pieces)
@@ -312,21 +322,34 @@ public struct LottieAnimation: SceneSource {
 
     /// The nodes of one stroke over `pieces`, top first (the pieces' strokes in reverse so the
     /// first path ends on top); `color` or, when set, `gradient` (whose stops carry `o`).
+    /// Counts its shapes in `budget` before making them, one per drawn range of each run (a
+    /// trim with `m` = 1 over n pieces makes n or 2n of them; at least 1, for a stroke that
+    /// draws nothing), and returns nil, making nothing, when that passes the budget: a stroke
+    /// over 1 000 trimmed pieces is 2 000 nodes of 352 bytes, and 666 such strokes in one
+    /// group made 1.3 million of them (770 MB resident) before the segment count stopped them
+    /// (`make fuzz`, seed 1, input 86).
     func strokeNodes(
-        _ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double
+        _ stroke: LottieStroke, color c: RGBAColor, gradient: GradientPaint?, _ pieces: [Piece], at f: Double,
+        budget: SceneBudget
     )
-        -> [SceneNode]
+        -> [SceneNode]?
     {
         let width = stroke.width.value(at: f).first ?? 0
-        guard gradient != nil || c.alpha > 0, width > 0, width.isFinite else { return [] }
+        guard gradient != nil || c.alpha > 0, width > 0, width.isFinite else {
+            return budget.built(shapes: 1) ? [] : nil
+        }
         var dashes = stroke.dashes.map { max(0, $0.value(at: f).first ?? 0) }
         if dashes.count % 2 == 1 { dashes += dashes }
         if !dashes.contains(where: { $0 > 0 }) { dashes = [] }
         let drawing = StrokeDrawing(
             color: c, width: width, lineCap: stroke.cap, lineJoin: stroke.join, miterLimit: max(1, stroke.miterLimit),
             dashes: dashes, dashPhase: stroke.dashOffset?.value(at: f).first ?? 0)
+        let runs = Self.strokeRuns(pieces)
+        let count = runs.reduce(0) { n, run in n + run.1.count { $0.1 > $0.0 } }
+        guard budget.built(shapes: max(count, 1)) else { return nil }
         var out: [SceneNode] = []
-        for (path, ranges) in Self.strokeRuns(pieces).reversed() {
+        out.reserveCapacity(count)
+        for (path, ranges) in runs.reversed() {
             for (start, end) in ranges where end > start {
                 var trimmed = drawing
                 trimmed.start = start
@@ -666,9 +689,18 @@ public struct LottieAnimation: SceneSource {
 }
 
 extension LottieAnimation {
-    /// Path elements of `pieces` together.
+    /// Path elements of `pieces` together, as `SceneBudget` counts them (`elementCount(_:)` of
+    /// each path).
     static func elementCount(_ pieces: [Piece]) -> Int {
-        pieces.reduce(0) { $0 + $1.path.elements.count }
+        pieces.reduce(0) { $0 + elementCount($1.path) }
+    }
+
+    /// Path elements of `path` as `SceneBudget` counts them: an empty path counts as one, since
+    /// it is still a piece that groups and repeaters copy (three nested repeaters of 1 000
+    /// copies of an empty path counted nothing and asked for 10⁹ pieces: `validate` died
+    /// allocating 2 GB under a 3 GB address-space limit).
+    static func elementCount(_ path: BezierPath) -> Int {
+        max(path.elements.count, 1)
     }
 
     /// Shapes (leaves) under `nodes`, as `SceneExtent.size` counts them.
@@ -679,7 +711,8 @@ extension LottieAnimation {
 
 /// The work one `LottieAnimation.scene(at:)` call has done, so a hostile file stops early: path
 /// elements built (shapes, their copies under group transforms and repeaters, and the paths
-/// each fill and stroke repaints) and shapes made, each cumulative over the frame. Past
+/// each fill and stroke repaints; an empty path counts as one, `elementCount(_:)`) and shapes
+/// made (a stroke's: one per path it draws, `strokeNodes`), each cumulative over the frame. Past
 /// `ExportBudget.maximumBuiltSegments` or `maximumBuiltShapes` the scene is cut
 /// (`FrameScene.cut`) and nothing more is built. One per call, never shared between threads.
 final class SceneBudget {

@@ -151,4 +151,90 @@ import Timeline
             try #require(ExportBudget.check(loaded.composition).first).message.hasPrefix(
                 "frame 0 needs more than 4000 shapes to build"))
     }
+
+    @Test func strokesOverManyTrimmedPiecesCountEveryPathTheyDraw() throws {
+        // 1 000 rectangles under a trim with m = 1 (each piece trimmed alone) whose range wraps
+        // (10 %…40 % turned by 300°: 93 %…100 % and 0 %…23 %), so each stroke draws 2 000 paths,
+        // then 1 000 strokes (make fuzz, seed 1, input 86). Each stroke counted one shape, so
+        // the segment count stopped them only after 666 strokes: 1.3 million stroke nodes and
+        // 770 MB resident. Now the third stroke passes 4 000 shapes and is not built.
+        let rect = #"{"ty":"rc","d":1,"p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[60,60]},"r":{"a":0,"k":0}}"#
+        let trim = #"{"ty":"tm","s":{"a":0,"k":10},"e":{"a":0,"k":40},"o":{"a":0,"k":300},"m":1}"#
+        let stroke =
+            #"{"ty":"st","c":{"a":0,"k":[0,0.4,1,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":8},"lc":2,"lj":2,"ml":4}"#
+        func group(strokes: Int) throws -> LottieAnimation {
+            let items = Array(repeating: rect, count: 1000) + [trim] + Array(repeating: stroke, count: strokes)
+            let loaded = try Self.composition(shapes: #"{"ty":"gr","it":["# + items.joined(separator: ",") + "]}")
+            return try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        }
+        // The cut on its own line, so that a failure does not print the scene.
+        let hostileCut = try group(strokes: 1000).scene(at: SampleTime(0)).cut
+        let cut = try #require(hostileCut)
+        #expect(cut.limit == .shapes)
+        // Two strokes built (4 000 shapes); the third's 2 000 were counted and not made.
+        #expect(cut.count == 6_000)
+        #expect(cut.path == "$.layers[0]")
+        // Two strokes fit the build budget, and the count is what the scene holds.
+        let two = try group(strokes: 2).scene(at: SampleTime(0))
+        #expect(two.cut == nil)
+        #expect(SceneExtent.size(of: two).shapes == 4_000)
+        let one = try group(strokes: 1).scene(at: SampleTime(0))
+        #expect(SceneExtent.size(of: one).shapes == 2_000)
+        // A stroke that draws nothing (width 0) still counts one shape and makes none.
+        let none = try Self.composition(
+            shapes: #"{"ty":"gr","it":["# + rect + "," + stroke.replacingOccurrences(of: #""k":8"#, with: #""k":0"#)
+                + "]}")
+        let noneSource = try #require(none.composition.foreign?.model as? LottieAnimation)
+        #expect(noneSource.scene(at: SampleTime(0)).nodes.isEmpty)
+    }
+
+    /// The nodes under `nodes`, groups, mattes and masks included, each shared subtree counted
+    /// every time it appears.
+    static func nodeCount(_ nodes: [SceneNode]) -> Int {
+        nodes.reduce(0) { n, node in
+            switch node.content {
+            case .group(let children, _), .masked(let children, _): n + 1 + nodeCount(children)
+            case .matted(let children, let matte, _): n + 1 + nodeCount(children) + nodeCount(matte)
+            case .shape, .text, .image: n + 1
+            }
+        }
+    }
+
+    @Test func emptyPathsCountAsPiecesUnderRepeaters() throws {
+        // An empty path in two nested groups with repeaters of 1 000 copies: 10⁶ empty pieces,
+        // which counted nothing (three levels asked for 10⁹ and died allocating). Counted one
+        // each: 1 + 1 000 + 1 000 (level 1, repeater and group) + 10⁶ + 10⁶ (level 2), then
+        // each fill repaints 10⁶: the second fill passes 4 000 000.
+        let empty = #"{"ty":"sh","ks":{"a":0,"k":{"i":[],"o":[],"v":[],"c":false}}}"#
+        let repeater =
+            #"{"ty":"rp","c":{"a":0,"k":1000},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":1},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
+        let fill = #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}"#
+        var group = empty
+        for _ in 0..<2 { group = #"{"ty":"gr","it":["# + group + "," + repeater + "]}" }
+        let loaded = try Self.composition(shapes: [group, fill, fill].joined(separator: ","))
+        let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        let sceneCut = source.scene(at: SampleTime(0)).cut
+        let cut = try #require(sceneCut)
+        #expect(cut.limit == .segments)
+        #expect(cut.count == 1 + 2 * 1_000 + 4 * 1_000_000)
+    }
+
+    @Test func repeatersOfNothingMakeNoCopies() throws {
+        // Two repeaters of 1 000 copies in a row over no shape, beside a filled ellipse: the
+        // copies were empty groups (10⁶ of them to walk; three repeaters, 10⁹, did not end in a
+        // minute). Now they make nothing, and the frame is the layer's group and the one fill.
+        let repeater =
+            #"{"ty":"rp","c":{"a":0,"k":1000},"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[1,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":1},"so":{"a":0,"k":100},"eo":{"a":0,"k":100}}}"#
+        let group = #"{"ty":"gr","it":["# + repeater + "," + repeater + "]}"
+        let ellipse =
+            #"{"ty":"gr","it":[{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,20]}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
+        let loaded = try Self.composition(shapes: group + "," + ellipse)
+        let source = try #require(loaded.composition.foreign?.model as? LottieAnimation)
+        let scene = source.scene(at: SampleTime(0))
+        #expect(scene.cut == nil)
+        // The layer, the ellipse's group, its fill (the repeaters' group has no nodes, so no node).
+        #expect(Self.nodeCount(scene.nodes) == 3)
+        #expect(SceneExtent.size(of: scene).shapes == 1)
+        #expect(ExportBudget.check(loaded.composition).isEmpty)
+    }
 }
