@@ -1067,41 +1067,33 @@ class Fuzzer:
             self.inputs += 1
             if isinstance(text, bytes):
                 kinds, results = self.run_png_input(name, text)
-                for kind in kinds:
-                    self.failures[kind] = self.failures.get(kind, 0) + 1
                 if kinds:
                     saved = self.save_png(name, text, kinds, results, self.args.seed, index, mutations)
-                    for kind in kinds:
-                        if kind not in self.examples:
-                            stderr = next((r[1] for r in results.values() if r[1]), "")
-                            first = next((l for l in stderr.splitlines() if l.strip()), "")
-                            self.examples[kind] = (saved, "%s; %s; %s" % (self.origin(name), "; ".join(mutations), first[:200]))
-                    if self.args.verbose:
-                        print("input %d: %s (%s)" % (index, ", ".join(kinds), "; ".join(mutations)), flush=True)
-                if self.args.replay is not None:
-                    break
-                index += 1
-                continue
-            kinds, results = self.run_input(name, text)
-            if kinds:
-                for kind in kinds:
-                    self.failures[kind] = self.failures.get(kind, 0) + 1
-                try:
-                    root = parse(text)
-                except ValueError:
-                    root = None
-                saved = self.save(name, text, kinds, results, self.args.seed, index, mutations, root)
-                for kind in kinds:
-                    if kind not in self.examples:
-                        stderr = next((r[1] for r in results.values() if r[1]), "")
-                        first = next((l for l in stderr.splitlines() if l.strip()), "")
-                        self.examples[kind] = (saved, "%s; %s; %s" % (self.origin(name), "; ".join(mutations), first[:200]))
-                if self.args.verbose:
-                    print("input %d: %s (%s)" % (index, ", ".join(kinds), "; ".join(mutations)), flush=True)
+                    self.record(name, index, kinds, results, mutations, saved)
+            else:
+                kinds, results = self.run_input(name, text)
+                if kinds:
+                    try:
+                        root = parse(text)
+                    except ValueError:
+                        root = None
+                    saved = self.save(name, text, kinds, results, self.args.seed, index, mutations, root)
+                    self.record(name, index, kinds, results, mutations, saved)
             if self.args.replay is not None:
                 break
             index += 1
         shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def record(self, name, index, kinds, results, mutations, saved):
+        """Counts a failing input's kinds and keeps the first example of each for the summary."""
+        for kind in kinds:
+            self.failures[kind] = self.failures.get(kind, 0) + 1
+            if kind not in self.examples:
+                stderr = next((r[1] for r in results.values() if r[1]), "")
+                first = next((l for l in stderr.splitlines() if l.strip()), "")
+                self.examples[kind] = (saved, "%s; %s; %s" % (self.origin(name), "; ".join(mutations), first[:200]))
+        if self.args.verbose:
+            print("input %d: %s (%s)" % (index, ", ".join(kinds), "; ".join(mutations)), flush=True)
 
     def summary(self):
         total = sum(self.failures.values())
