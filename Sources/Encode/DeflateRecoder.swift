@@ -262,9 +262,15 @@ enum DeflateRecoder {
     /// the smallest of the eight choices, so never larger), the last one marked final. Empty
     /// `tokens` give one empty fixed block.
     static func encode(_ tokens: [Token]) -> [UInt8] {
+        encodeWithBlocks(tokens).bytes
+    }
+
+    /// `encode(_:)`'s bytes and the token ranges of the blocks it wrote, in order.
+    static func encodeWithBlocks(_ tokens: [Token]) -> (bytes: [UInt8], blocks: [Range<Int>]) {
         var writer = BitWriter()
-        encode(tokens, history: [], final: true, into: &writer)
-        return writer.finish()
+        let (points, segments) = plan(tokens)
+        write(tokens, points: points, segments: segments, history: [], final: true, into: &writer)
+        return (writer.finish(), segments.map { points[$0.0]..<points[$0.1] })
     }
 
     /// Appends to `writer` the blocks of `tokens`, chosen as `encode(_:)` chooses them, the
@@ -273,6 +279,26 @@ enum DeflateRecoder {
     /// first one (at least as far back as their matches reach, at most 32 768 are kept); they
     /// are needed only to write a stored block, whose bytes are expanded with a 32 KiB window.
     static func encode(_ tokens: [Token], history: [UInt8], final: Bool, into writer: inout BitWriter) {
+        let (points, segments) = plan(tokens)
+        write(tokens, points: points, segments: segments, history: history, final: final, into: &writer)
+    }
+
+    /// Writes the blocks `plan` chose.
+    private static func write(
+        _ tokens: [Token], points: [Int], segments: [(Int, Int, BlockKind)], history: [UInt8], final: Bool,
+        into writer: inout BitWriter
+    ) {
+        var expander = segments.contains { $0.2 == .stored } ? RollingExpander(history: history) : nil
+        for (n, (a, b, kind)) in segments.enumerated() {
+            let slice = tokens[points[a]..<points[b]]
+            let bytes = expander?.expand(slice, keep: kind == .stored) ?? []
+            write(slice, kind: kind, final: final && n == segments.count - 1, stored: bytes[...], to: &writer)
+        }
+    }
+
+    /// The candidate split points (token indices) and the blocks chosen among them (indices
+    /// into the points, and each block's kind), by the dynamic programming `encode` describes.
+    private static func plan(_ tokens: [Token]) -> (points: [Int], segments: [(Int, Int, BlockKind)]) {
         let step = max(minimumSplitStep, tokens.count / splitCandidates + 1)
         var points = Array(stride(from: 0, to: tokens.count, by: step))
         points.append(tokens.count)
@@ -321,12 +347,7 @@ enum DeflateRecoder {
             j = back[j]
         }
         segments.reverse()
-        var expander = segments.contains { $0.2 == .stored } ? RollingExpander(history: history) : nil
-        for (n, (a, b, kind)) in segments.enumerated() {
-            let slice = tokens[points[a]..<points[b]]
-            let bytes = expander?.expand(slice, keep: kind == .stored) ?? []
-            write(slice, kind: kind, final: final && n == segments.count - 1, stored: bytes[...], to: &writer)
-        }
+        return (points, segments)
     }
 
     /// Expands tokens block after block, keeping only the 32 KiB their matches can reach back
