@@ -10,9 +10,9 @@ public enum APNGEffort: Equatable, Sendable, CaseIterable {
     /// (docs/encoding.md, "APNG", round 16).
     case `default`
     /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
-    /// `libzopfli-dev`), keeping whichever stream is smaller (and re-encoded by
-    /// `DeflateRecoder` after that choice): a few per cent smaller, many times slower
-    /// (docs/encoding.md, "APNG").
+    /// `libzopfli-dev`), keeping whichever stream is smaller, and that one parsed again by the
+    /// project's optimal parser (`DeflateSqueeze`, four passes, kept only when shorter): a few
+    /// per cent smaller, many times slower (docs/encoding.md, "APNG", rounds 13 and 20).
     case max
 }
 
@@ -116,6 +116,12 @@ public struct APNGOptions: Equatable, Sendable {
     /// symbols, block boundaries and Huffman codes chosen for size) and the shorter stream kept
     /// (true, the default), for the measurements in docs/encoding.md (round 16).
     @_spi(Measure) public var recode = true
+    /// Passes of `DeflateSqueeze`'s optimal parse on each frame's final stream (nil: by effort,
+    /// none at `.default`, `DeflateSqueeze.defaultPasses` at `.max`; 0: the recoder alone), for
+    /// the measurements in docs/encoding.md (round 20).
+    @_spi(Measure) public var squeezePasses: Int? = nil
+    /// `DeflateSqueeze`'s search depth for the measurements (nil: `DeflateSqueeze.searchDepth`).
+    @_spi(Measure) public var squeezeDepth: Int? = nil
 
     /// Options with the given values: by default loop forever, default effort, every core.
     public init(loop: LoopCount = .forever, effort: APNGEffort = .default, workers: Int? = nil) {

@@ -76,6 +76,8 @@ struct APNGWriter {
     let estimateMargin: Int?
     /// Whether each frame's final stream is re-encoded by `DeflateRecoder`, the shorter kept.
     let recode: Bool
+    let squeezePasses: Int
+    let squeezeDepth: Int
     let workers: Int
     /// Fewest pixels (summed over a frame's candidate rectangles, or over the frames of a
     /// flushed batch) worth spreading over threads, a grain size: below it the second thread's
@@ -113,6 +115,8 @@ struct APNGWriter {
         self.finalZlib = options.finalZlib
         self.estimateMargin = options.estimateMargin.map { max(0, $0) }
         self.recode = options.recode
+        self.squeezePasses = options.squeezePasses ?? (options.effort == .max ? DeflateSqueeze.defaultPasses : 0)
+        self.squeezeDepth = options.squeezeDepth ?? DeflateSqueeze.searchDepth
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
@@ -306,7 +310,8 @@ struct APNGWriter {
 
     /// Emits the queued frames whose dispose op is known, once there are at least
     /// `max(4, 2·workers)` of them or at the end: first each frame's final stream (`final`;
-    /// at `effort: .max` then Zopfli; then `DeflateRecoder` when it is shorter), the frames of a batch on `workers` threads at once, so
+    /// at `effort: .max` then Zopfli and `DeflateSqueeze`; else `DeflateRecoder`; each kept when
+    /// shorter), the frames of a batch on `workers` threads at once, so
     /// the slow libdeflate 12 and Zopfli runs of one frame overlap those of the next.
     private mutating func flush(final: Bool) throws {
         let ready = queue.prefix { $0.dispose != nil }.count
@@ -317,7 +322,8 @@ struct APNGWriter {
         )
         // With a margin the queued stream is zlib 9's, so the final streams are made as without an estimate.
         let (estimateLevel, finalZlib) = (estimateMargin == nil ? self.estimateLevel : nil, self.finalZlib)
-        let (iterations, zopfli, recode) = (zopfliIterations, effort == .max, self.recode)
+        let (iterations, zopfli, recode, passes) = (zopfliIterations, effort == .max, self.recode, squeezePasses)
+        let depth = squeezeDepth
         let pixels = batch.reduce(0) { $0 + ($1.raw == nil ? 0 : $1.rect.width * $1.rect.height) }
         let workers = pixels >= APNGWriter.parallelPixels || zopfli ? self.workers : 1
         let streams = try ParallelWork.map(count: batch.count, workers: workers) { i throws(EncodeError) in
@@ -331,7 +337,11 @@ struct APNGWriter {
                 if smaller.count < stream.count { stream = smaller }
             }
             // The same symbols in better blocks and codes; kept only when shorter (round 16).
-            if recode, let shorter = DeflateRecoder.recode(zlib: stream) { stream = shorter }
+            if passes > 0, let shorter = DeflateSqueeze.squeeze(zlib: stream, passes: passes, depth: depth) {
+                stream = shorter
+            } else if recode, let shorter = DeflateRecoder.recode(zlib: stream) {
+                stream = shorter
+            }
             return stream
         }
         for i in 0..<ready {

@@ -12,7 +12,7 @@
 //   animexport-bench --encode-frames DIR PRESET -o OUT.gif [--matte COLOR|none] [--dither MODE]
 //                    [--lossy N] [--workers N] [--repeat N]
 //   animexport-bench --encode-frames DIR PRESET -o OUT.apng|OUT.webp [--effort max] [--workers N]
-//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--estimate zlib|N[,nozlib]] [--estimate-margin N] [--recode 0|1]
+//                    [--repeat N] [--deflate-level N] [--filter-gate N|off] [--estimate zlib|N[,nozlib]] [--estimate-margin N] [--recode 0|1] [--squeeze N[,DEPTH]]
 //                    [--webp M,Q,EXACT,MINSIZE]...
 //                    [--stream]
 //
@@ -102,6 +102,8 @@ struct AnimatedSettings {
     var tryTruecolor: Bool?
     /// `--recode 0|1`: `APNGOptions.recode`.
     var recode: Bool?
+    /// `--squeeze N[,DEPTH]`: `APNGOptions.squeezePasses` and `squeezeDepth`.
+    var squeeze: (Int, Int?)?
     var webpTunings: [WebPEncoder.Tuning] = []
     /// `--stream` (WebP): decode the PNGs a batch at a time inside the encode, as img2webp
     /// reads one file after another, instead of all of them up front on every core.
@@ -215,6 +217,10 @@ func encodeFrames(
         if let sort = animated.sortPalette { options.sortPalette = sort }
         if let rgba = animated.tryTruecolor { options.tryTruecolor = rgba }
         if let recode = animated.recode { options.recode = recode }
+        if let (passes, depth) = animated.squeeze {
+            options.squeezePasses = passes
+            options.squeezeDepth = depth
+        }
         let source = try FrameArray(frames)
         (bytes, fastest) = try fastestEncode(repeats: repeats) {
             try APNGEncoder.encode(source, period: plan.period, options: options).bytes
@@ -447,6 +453,13 @@ while !arguments.isEmpty {
         guard let value = arguments.first, value == "0" || value == "1" else { fail("--sort-palette needs 0 or 1", 64) }
         arguments.removeFirst()
         animated.sortPalette = value == "1"
+    case "--squeeze":
+        let parts = arguments.first?.split(separator: ",").map { Int($0) } ?? []
+        guard (1...2).contains(parts.count), let passes = parts[0], passes >= 0,
+            parts.count == 1 || (parts[1] ?? 0) > 0
+        else { fail("--squeeze needs PASSES[,DEPTH]", 64) }
+        arguments.removeFirst()
+        animated.squeeze = (passes, parts.count == 2 ? parts[1] : nil)
     case "--recode":
         guard let value = arguments.first, value == "0" || value == "1" else { fail("--recode needs 0 or 1", 64) }
         arguments.removeFirst()
