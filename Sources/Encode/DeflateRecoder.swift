@@ -30,7 +30,12 @@ enum DeflateRecoder {
     static func recode(zlib stream: [UInt8]) -> [UInt8]? {
         guard stream.count >= 7, stream[1] & 0x20 == 0 else { return nil }
         guard let parsed = tokens(deflate: stream, from: 2, end: stream.count - 4) else { return nil }
-        let body = encode(parsed.tokens)
+        return rewrapped(stream, body: encode(parsed.tokens))
+    }
+
+    /// `stream`'s zlib header, `body` as its deflate data and `stream`'s Adler-32, when that
+    /// is shorter than `stream`; else nil.
+    static func rewrapped(_ stream: [UInt8], body: [UInt8]) -> [UInt8]? {
         guard body.count + 6 < stream.count else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(body.count + 6)

@@ -75,13 +75,7 @@ enum DeflateSqueeze {
                 previous = body.count
             }
         }
-        guard best.count + 6 < stream.count else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(best.count + 6)
-        out.append(contentsOf: stream[0..<2])
-        out.append(contentsOf: best)
-        out.append(contentsOf: stream[(stream.count - 4)...])
-        return out
+        return DeflateRecoder.rewrapped(stream, body: best)
     }
 
     /// The `size` bytes `tokens` expand to (the tokens come from a valid stream: every

@@ -13,20 +13,7 @@ struct DeflateRecoderTests {
         "empty", "one byte", "runs of 258", "random", "random 70 000", "low entropy", "disc rows", "long disc",
     ])
     func recodedStreamsInflateToTheInput(sample: String) throws {
-        var random = Sequence64(state: 22)
-        let input: [UInt8]
-        switch sample {
-        case "empty": input = []
-        case "one byte": input = [0xA5]
-        case "runs of 258":
-            input = [UInt8](repeating: 0, count: 258 * 40 + 7) + [1] + [UInt8](repeating: 9, count: 1000)
-        case "random": input = (0..<5000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        // Incompressible data longer than one stored block holds (65 535 bytes).
-        case "random 70 000": input = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        case "low entropy": input = (0..<40_000).map { _ in UInt8(random.next() % 7) }
-        case "disc rows": input = discRows(side: 48, phase: 3)
-        default: input = (0..<6).flatMap { discRows(side: 64, phase: $0) }
-        }
+        let input = deflateSample(sample)
         for stream in [try PNGChunks.deflate(input, level: 12), try PNGChunks.zlib(input, filtered: false)] {
             #expect(zlibInflate(stream, size: input.count) == input)
             let recoded = DeflateRecoder.recode(zlib: stream)

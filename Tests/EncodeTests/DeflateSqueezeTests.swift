@@ -15,7 +15,7 @@ struct DeflateSqueezeTests {
         "empty", "one byte", "runs of 258", "random", "low entropy", "disc rows", "long disc", "far repeats",
     ])
     func squeezedStreamsInflateToTheInput(sample: String) throws {
-        let input = Self.sample(sample)
+        let input = deflateSample(sample)
         for stream in [try PNGChunks.deflate(input, level: 12), try PNGChunks.zlib(input, filtered: false)] {
             let recoded = DeflateRecoder.recode(zlib: stream) ?? stream
             let squeezed = DeflateSqueeze.squeeze(zlib: stream, passes: 3)
@@ -36,7 +36,7 @@ struct DeflateSqueezeTests {
     /// libdeflate 12 re-split by the recoder. Reference sizes from this build (round 20); a
     /// parse that only copied its input's tokens would fail the first expectation.
     @Test func beatsTheRecoderOnDiscRows() throws {
-        let input = Self.sample("long disc")
+        let input = deflateSample("long disc")
         let stream = try PNGChunks.deflate(input, level: 12)
         let recoded = DeflateRecoder.recode(zlib: stream) ?? stream
         let squeezed = try #require(DeflateSqueeze.squeeze(zlib: stream, passes: 4))
@@ -50,7 +50,7 @@ struct DeflateSqueezeTests {
     /// The match table lists, for each position, matches of increasing length whose bytes
     /// really repeat at that distance, and none at positions a 258-byte match covered.
     @Test func matchTableHoldsRealMatches() {
-        let input = Self.sample("far repeats")
+        let input = deflateSample("far repeats")
         let table = DeflateSqueeze.MatchTable(input, depth: 256)
         #expect(table.starts.count == input.count + 1)
         var checked = 0
@@ -83,26 +83,5 @@ struct DeflateSqueezeTests {
         dictionary[1] |= 0x20
         #expect(DeflateSqueeze.squeeze(zlib: dictionary) == nil)
         #expect(DeflateSqueeze.squeeze(zlib: []) == nil)
-    }
-
-    static func sample(_ name: String) -> [UInt8] {
-        var random = Sequence64(state: 22)
-        switch name {
-        case "empty": return []
-        case "one byte": return [0xA5]
-        case "runs of 258": return [UInt8](repeating: 0, count: 258 * 40 + 7) + [1] + [UInt8](repeating: 9, count: 1000)
-        case "random": return (0..<5000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        case "low entropy": return (0..<40_000).map { _ in UInt8(random.next() % 7) }
-        case "disc rows": return discRows(side: 48, phase: 3)
-        case "long disc": return (0..<6).flatMap { discRows(side: 64, phase: $0) }
-        default:
-            // 4 000 random bytes of 16 values, noise, the same 4 000 again 20 000 bytes on, then
-            // noise with some of the bytes flipped, past the 32 KiB window.
-            let block = (0..<4000).map { _ in UInt8(random.next() % 16) }
-            let noise = (0..<16_000).map { _ in UInt8(random.next() % 16) }
-            var tail = block
-            for i in stride(from: 0, to: tail.count, by: 97) { tail[i] ^= 1 }
-            return block + noise + block + tail + noise.prefix(20_000)
-        }
     }
 }

@@ -61,3 +61,29 @@ func discRows(side: Int, phase: Int) -> [UInt8] {
     }
     return rows
 }
+
+/// The deflate tests' sample inputs by name: "empty", "one byte", "runs of 258", "random"
+/// (5 000 bytes), "random 70 000", "low entropy", "disc rows", "long disc", "far repeats".
+func deflateSample(_ name: String) -> [UInt8] {
+    var random = Sequence64(state: 22)
+    switch name {
+    case "empty": return []
+    case "one byte": return [0xA5]
+    case "runs of 258": return [UInt8](repeating: 0, count: 258 * 40 + 7) + [1] + [UInt8](repeating: 9, count: 1000)
+    case "random": return (0..<5000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    // Incompressible data longer than one stored block holds (65 535 bytes).
+    case "random 70 000": return (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    case "low entropy": return (0..<40_000).map { _ in UInt8(random.next() % 7) }
+    case "disc rows": return discRows(side: 48, phase: 3)
+    case "long disc": return (0..<6).flatMap { discRows(side: 64, phase: $0) }
+    case "far repeats":
+        // 4 000 random bytes of 16 values, noise, the same 4 000 again 20 000 bytes on, then
+        // noise with some of the bytes flipped, past the 32 KiB window.
+        let block = (0..<4000).map { _ in UInt8(random.next() % 16) }
+        let noise = (0..<16_000).map { _ in UInt8(random.next() % 16) }
+        var tail = block
+        for i in stride(from: 0, to: tail.count, by: 97) { tail[i] ^= 1 }
+        return block + noise + block + tail + noise.prefix(20_000)
+    default: preconditionFailure("no deflate sample named \(name)")
+    }
+}
