@@ -42,12 +42,16 @@ enum DeflateSqueeze {
     /// A match this long ends a position's search and skips the positions it covers (258, the
     /// longest deflate allows).
     static let niceLength = 258
+    /// Most matches kept per position (the longest ones), so the table stays within
+    /// `4 · maximumMatches` bytes per byte whatever the data (crafted frames could otherwise
+    /// give one match for each length 3…258 at each position).
+    static let maximumMatches = 16
     /// The most parse passes; passes end early once one is no shorter than the one before.
     static let defaultPasses = 4
     /// Streams holding more bytes than this (4 MiB + 64 KiB: a 1024 × 1024 RGBA frame's
-    /// 4 195 328 bytes of scanlines fit) are only recoded: the parse holds about 20–35 bytes per
-    /// byte (the match table, costs and back links, the tokens), so this bounds it near 150 MB
-    /// per frame being squeezed.
+    /// 4 195 328 bytes of scanlines fit) are only recoded: the parse holds 20–35 bytes per byte
+    /// on the presets' frames and at most about 85 (the match table, costs and back links, the
+    /// tokens), so one frame being squeezed stays under about 360 MB.
     static let maximumBytes = (4 << 20) + (1 << 16)
 
     /// A zlib stream holding the same bytes as `stream`, with its header and Adler-32, when a
@@ -184,6 +188,13 @@ enum DeflateSqueeze {
                             }
                         }
                         if record && best >= nice { skipUntil = i + best }
+                        // At most `maximumMatches` per position, the longest: the first one kept
+                        // also stands for every shorter length (a match's prefix matches too).
+                        let excess = lengths.count - Int(starts[i]) - DeflateSqueeze.maximumMatches
+                        if excess > 0 {
+                            lengths.removeSubrange(Int(starts[i])..<(Int(starts[i]) + excess))
+                            distances.removeSubrange(Int(starts[i])..<(Int(starts[i]) + excess))
+                        }
                     }
                 }
             }

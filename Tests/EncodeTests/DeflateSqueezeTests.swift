@@ -74,6 +74,28 @@ struct DeflateSqueezeTests {
         #expect(at.contains { table.lengths[$0] == 258 && table.distances[$0] == 20_000 })
     }
 
+    /// Crafted data where one position has a match of every length 3…60, each farther than
+    /// the last (prefixes of one string, longest first): the table keeps the longest
+    /// `maximumMatches` of them, its longest is the 60-byte one, and the parse still inflates.
+    @Test func matchesPerPositionAreCapped() throws {
+        var random = Sequence64(state: 9)
+        let word = (0..<60).map { _ in UInt8(random.next() % 200) }
+        var input: [UInt8] = []
+        for k in stride(from: 60, through: 3, by: -1) { input += word.prefix(k) + [255, 254] }
+        let at = input.count
+        input += word
+        let table = DeflateSqueeze.MatchTable(input, depth: 256)
+        let kept = Int(table.starts[at])..<Int(table.starts[at + 1])
+        #expect(kept.count == DeflateSqueeze.maximumMatches)
+        #expect(kept.last.map { table.lengths[$0] } == 60)
+        for i in 0..<input.count {
+            #expect(Int(table.starts[i + 1] - table.starts[i]) <= DeflateSqueeze.maximumMatches)
+        }
+        let stream = try PNGChunks.zlib(input, filtered: false)
+        let squeezed = DeflateSqueeze.squeeze(zlib: stream) ?? stream
+        #expect(zlibInflate(squeezed, size: input.count) == input)
+    }
+
     /// Corrupt, truncated or dictionary streams are refused (nil), never a crash.
     @Test func invalidStreamsAreRefused() throws {
         let good = try PNGChunks.deflate(discRows(side: 32, phase: 1), level: 12)
