@@ -324,13 +324,23 @@ enum JobPlanner {
             }
         }
         if worst != .success { throw ExitFailure(code: worst) }
-        // The matte is a GIF setting; given for a run that writes no GIF it would do nothing.
-        if options.matte != nil, options.previewPath == nil, !jobs.isEmpty,
-            !jobs.contains(where: { $0.targets.contains { $0.kind == .gif && $0.written } })
-        {
-            console.warning(
-                "--matte applies to GIF only (1-bit alpha); APNG, WebP, sprite sheets and PNG frames keep real alpha, so it changes nothing here"
-            )
+        // The matte and --lossy are GIF settings, --quality a WebP one; given for a run that
+        // writes no such file they would do nothing.
+        func writes(_ kind: OutputFormatKind) -> Bool {
+            jobs.contains { $0.targets.contains { $0.kind == kind && $0.written } }
+        }
+        if options.previewPath == nil, !jobs.isEmpty {
+            if options.matte != nil, !writes(.gif) {
+                console.warning(
+                    "--matte applies to GIF only (1-bit alpha); APNG, WebP, sprite sheets and PNG frames keep real alpha, so it changes nothing here"
+                )
+            }
+            if options.lossy > 0, !writes(.gif) {
+                console.warning("--lossy applies to GIF only and no GIF is written, so it changes nothing here")
+            }
+            if options.quality != nil, !writes(.webp) {
+                console.warning("--quality applies to WebP only and no WebP is written, so it changes nothing here")
+            }
         }
         try JobNaming.checkDistinct(jobs, options: options, console: console)
         try checkUniquePaths(

@@ -375,6 +375,22 @@ struct FilesAndFoldersTests {
         #expect(gif.status == 0 && gif.stderr.isEmpty, "\(gif.stderr)")
     }
 
+    /// `--lossy` (GIF) and `--quality` (WebP) for a run without that format say they do nothing
+    /// (a fresh user's `-o x.apng --quality 50` was silently the default file).
+    @Test func formatOptionsWithoutTheirFormatWarn() throws {
+        let dir = try Self.workspace()
+        let apng = try runTool(["p.json", "--quality", "50", "--lossy", "20", "-o", "p.apng"], in: dir)
+        #expect(apng.status == 0, "\(apng.stderr)")
+        #expect(
+            apng.stderr
+                == "warning: --lossy applies to GIF only and no GIF is written, so it changes nothing here\n"
+                + "warning: --quality applies to WebP only and no WebP is written, so it changes nothing here\n"
+        )
+        // Each is quiet when its format is among the outputs.
+        let both = try runTool(["p.json", "--quality", "50", "--lossy", "20", "-o", "q.gif", "-o", "q.webp"], in: dir)
+        #expect(both.status == 0 && both.stderr.isEmpty, "\(both.stderr)")
+    }
+
     @Test func oneFrameIsSingular() throws {
         let dir = try temporaryDirectory()
         try writeFile(
