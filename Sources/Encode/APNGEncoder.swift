@@ -21,8 +21,11 @@ public import Raster
 ///   and, when `PLTE` and `tRNS` are a tenth of that file or more, as truecolour too; the
 ///   smallest file is kept.
 /// - Rows (PNG specification §9): each chosen frame's scanlines are compressed unfiltered and,
-///   when a zlib 9 estimate says they may win, with the filter type of least absolute sum per
-///   row (libpng's heuristic), the smaller kept; the frames of a batch are finished in parallel.
+///   when a libdeflate 6 estimate says they may win, with the filter type of least absolute sum
+///   per row (libpng's heuristic), the smaller kept; the frames of a batch are finished in
+///   parallel. Each colour mode's file is held as an `APNGFile`; the smallest is kept and only
+///   its frames are parsed again by `DeflateSqueeze` (and, at `.max`, Zopfli), each kept when
+///   shorter (docs/encoding.md, APNG, round 21).
 /// - Frame differencing ("`fcTL`: dispose_op, blend_op"): for each frame after the first, the
 ///   encoder tries every way the previous frame may be disposed of (`NONE`, `BACKGROUND`,
 ///   `PREVIOUS`) and both blend operations (`SOURCE`; `OVER` when every pixel that changes
@@ -73,14 +76,22 @@ public enum APNGEncoder {
         let first = APNGColorMode(survey: survey, sortPalette: false)
         var modes = [first]
         if first.isIndexed && options.sortPalette { modes.append(APNGColorMode(survey: survey, sortPalette: true)) }
-        var (bytes, mode) = try write(
+        var (file, mode) = try write(
             source, modes: modes, delays: timing.delays, runs: survey.runs, plays: plays, options)
-        if first.isIndexed && options.tryTruecolor, 10 * first.paletteChunkBytes >= bytes.count {
+        if first.isIndexed && options.tryTruecolor, 10 * first.paletteChunkBytes >= file.byteCount {
             let rgba = APNGColorMode(survey: survey, truecolor: true)
             let other = try write(
                 source, modes: [rgba], delays: timing.delays, runs: survey.runs, plays: plays, options)
-            if other.bytes.count < bytes.count { (bytes, mode) = other }
+            if other.file.byteCount < file.byteCount { (file, mode) = other }
         }
+        // The harder compression runs on the kept file only: it takes a few tenths of a per cent
+        // off each mode's file, less than the modes differ by on every preset (round 21).
+        file = try file.refined(
+            mode: mode, zopfli: options.effort == .max, zopfliIterations: options.zopfliIterations,
+            squeezePasses: options.squeezePasses ?? DeflateSqueeze.passes(for: options.effort),
+            squeezeDepth: options.squeezeDepth ?? DeflateSqueeze.searchDepth,
+            workers: max(1, options.workers ?? ParallelWork.processorCount))
+        let bytes = file.bytes()
         return APNGEncoding(
             bytes: bytes, frameCount: survey.runs.count, colorType: mode.type,
             paletteSize: mode.palette.map(\.count), delays: timing.delays, timingExact: timing.exact)
@@ -91,7 +102,7 @@ public enum APNGEncoder {
     private static func write(
         _ source: some FrameSource, modes: [APNGColorMode], delays: [APNGDelay], runs: [Int], plays: UInt32,
         _ options: APNGOptions
-    ) throws -> (bytes: [UInt8], mode: APNGColorMode) {
+    ) throws -> (file: APNGFile, mode: APNGColorMode) {
         let (width, height) = (source.width, source.height)
         var writers = modes.map {
             APNGWriter(width: width, height: height, mode: $0, options: options, frameCount: runs.count, plays: plays)
@@ -111,10 +122,10 @@ public enum APNGEncoder {
         guard runIndex == runs.count else {
             throw EncodeError("the frame source gave \(runIndex) distinct frames, then \(runs.count)")
         }
-        var best: (bytes: [UInt8], mode: APNGColorMode)? = nil
+        var best: (file: APNGFile, mode: APNGColorMode)? = nil
         for k in writers.indices {
             let file = try writers[k].finish()
-            if let kept = best, kept.bytes.count <= file.count { continue }
+            if let kept = best, kept.file.byteCount <= file.byteCount { continue }
             best = (file, modes[k])
         }
         guard let best else { throw EncodeError("an APNG needs a colour mode") }

@@ -2,17 +2,20 @@
 
 /// How hard `APNGEncoder` compresses each frame's image data.
 public enum APNGEffort: Equatable, Sendable, CaseIterable {
-    /// Every candidate frame compressed by zlib level 9 and the smallest chosen; the chosen one
-    /// then by libdeflate level 12 (Debian `libdeflate-dev`) on unfiltered scanlines and, when
-    /// their zlib 9 stream is no larger (`rowFilterGate`), on row-filtered ones, the smallest
-    /// stream kept, then its symbols re-encoded in better blocks and Huffman codes
-    /// (`DeflateRecoder`) when that is shorter; the frames of a batch on `workers` threads
-    /// (docs/encoding.md, "APNG", round 16).
+    /// Every candidate frame compressed by libdeflate level 6 and the smallest chosen; the
+    /// chosen one then by libdeflate level 12 (Debian `libdeflate-dev`) and zlib level 9 on
+    /// unfiltered scanlines and, when their libdeflate 6 stream is no larger
+    /// (`rowFilterGate`), by libdeflate 12 on row-filtered ones, the smallest stream kept,
+    /// then its symbols re-encoded in better blocks and Huffman codes (`DeflateRecoder`) when
+    /// that is shorter; the frames of a batch on `workers` threads. Of the colour modes' files
+    /// the smallest is kept, and each of its frames parsed again by the project's optimal
+    /// parser (`DeflateSqueeze`, one pass, kept only when shorter) (docs/encoding.md, "APNG",
+    /// rounds 16 and 21).
     case `default`
-    /// As `.default`, then every frame's chosen data compressed again with Zopfli (Debian
-    /// `libzopfli-dev`), keeping whichever stream is smaller, and that one parsed again by the
-    /// project's optimal parser (`DeflateSqueeze`, four passes, kept only when shorter): a few
-    /// per cent smaller, many times slower (docs/encoding.md, "APNG", rounds 13 and 20).
+    /// As `.default`, with four passes of the parser, and every kept frame's data also
+    /// compressed with Zopfli (Debian `libzopfli-dev`) and parsed again the same way, the
+    /// shorter stream kept: a few per cent smaller, many times slower, never larger than
+    /// `.default` (docs/encoding.md, "APNG", rounds 13, 20 and 21).
     case max
 }
 
@@ -61,6 +64,14 @@ public struct SecondsFraction: Equatable, Hashable, Sendable {
     }
 }
 
+/// What `APNGEncoder` ranks the candidates of a frame by (`APNGOptions.estimate`).
+@_spi(Measure) public enum APNGEstimate: Equatable, Sendable {
+    /// The size of zlib's level-9 stream (`Z_FILTERED` for palette indices).
+    case zlib
+    /// The size of libdeflate's stream at this level, 0…12 (clamped).
+    case libdeflate(Int)
+}
+
 /// Choices for `APNGEncoder.encode`.
 public struct APNGOptions: Equatable, Sendable {
     /// How many times the animation plays: `.forever` writes `num_plays` 0, `.plays(n)` writes
@@ -92,14 +103,15 @@ public struct APNGOptions: Equatable, Sendable {
     /// at most this many per mille of the unfiltered rows' (nil: always), for the measurements
     /// in docs/encoding.md.
     @_spi(Measure) public var rowFilterGate: Int? = 1000
-    /// libdeflate level 0…12 the candidates of a frame, and the row-filter gate's variants, are
-    /// compared by (nil: zlib level 9, `Z_FILTERED` for palette indices), for the measurements
-    /// in docs/encoding.md.
-    @_spi(Measure) public var estimateLevel: Int? = nil
-    /// With `estimateLevel` set, whether each chosen frame's unfiltered rows are also compressed
+    /// What the candidates of a frame, and the row-filter gate's variants, are compared by; nil
+    /// (the default): libdeflate level 6 (16–45 % less CPU than zlib 9; docs/encoding.md, APNG,
+    /// rounds 14 and 21), at both efforts, so `.max` compresses the frames `.default` chose; for
+    /// the measurements in docs/encoding.md.
+    @_spi(Measure) public var estimate: APNGEstimate = .libdeflate(6)
+    /// With a libdeflate estimate, whether each chosen frame's unfiltered rows are also compressed
     /// by zlib 9 and kept when smaller, for the measurements in docs/encoding.md.
     @_spi(Measure) public var finalZlib = true
-    /// With `estimateLevel` set, candidates within this many per mille of the smallest estimate
+    /// With a libdeflate estimate, candidates within this many per mille of the smallest estimate
     /// are compressed by zlib 9 and chosen by that (nil: by the estimate alone), for the
     /// measurements in docs/encoding.md.
     @_spi(Measure) public var estimateMargin: Int? = nil
@@ -116,9 +128,9 @@ public struct APNGOptions: Equatable, Sendable {
     /// symbols, block boundaries and Huffman codes chosen for size) and the shorter stream kept
     /// (true, the default), for the measurements in docs/encoding.md (round 16).
     @_spi(Measure) public var recode = true
-    /// Passes of `DeflateSqueeze`'s optimal parse on each frame's final stream (nil: by effort,
-    /// none at `.default`, `DeflateSqueeze.defaultPasses` at `.max`; 0: the recoder alone), for
-    /// the measurements in docs/encoding.md (round 20).
+    /// Passes of `DeflateSqueeze`'s optimal parse on each frame of the file kept (nil: by
+    /// effort, `DeflateSqueeze.passes(for:)`: 1 at `.default`, 4 at `.max`; 0: the recoder
+    /// alone), for the measurements in docs/encoding.md (rounds 20 and 21).
     @_spi(Measure) public var squeezePasses: Int? = nil
     /// `DeflateSqueeze`'s search depth for the measurements (nil: `DeflateSqueeze.searchDepth`).
     @_spi(Measure) public var squeezeDepth: Int? = nil

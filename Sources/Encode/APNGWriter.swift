@@ -52,9 +52,7 @@ struct APNGWriter {
     let mode: APNGColorMode
     /// libdeflate level (0…12) every candidate is compressed at.
     let level: Int
-    let effort: APNGEffort
     let selectByFinal: Bool
-    let zopfliIterations: Int
     /// Row-filter heuristics whose filtered scanlines are also compressed for each chosen frame.
     let rowFilters: [APNGRowFilterHeuristic]
     /// Whether `OVER` frames are also tried with unchanged opaque pixels sent as themselves where
@@ -76,8 +74,6 @@ struct APNGWriter {
     let estimateMargin: Int?
     /// Whether each frame's final stream is re-encoded by `DeflateRecoder`, the shorter kept.
     let recode: Bool
-    let squeezePasses: Int
-    let squeezeDepth: Int
     let workers: Int
     /// Fewest pixels (summed over a frame's candidate rectangles, or over the frames of a
     /// flushed batch) worth spreading over threads, a grain size: below it the second thread's
@@ -89,10 +85,10 @@ struct APNGWriter {
     let frameCount: Int
     let plays: UInt32
 
+    /// The chunks before frame 0's `fcTL`.
     private var out: [UInt8] = []
-    /// The next `fcTL`/`fdAT` sequence number; they share one counter from 0.
-    private var sequence: UInt32 = 0
-    private var emitted = 0
+    private var frames: [APNGWrittenFrame] = []
+    private var emitted: Int { frames.count }
     private var queue: [APNGQueuedFrame] = []
     /// The canvas shown after the last frame added (the frame itself: every frame is exact).
     private var shown: [UInt32] = []
@@ -105,18 +101,17 @@ struct APNGWriter {
         self.height = height
         self.mode = mode
         self.level = min(12, max(0, options.deflateLevel))
-        self.effort = options.effort
         self.selectByFinal = options.selectByFinal
-        self.zopfliIterations = options.zopfliIterations
         self.rowFilters = options.rowFilters
         self.overRuns = options.overRuns
         self.filterGate = options.rowFilterGate
-        self.estimateLevel = options.estimateLevel.map { min(12, max(0, $0)) }
+        switch options.estimate {
+        case .zlib: self.estimateLevel = nil
+        case .libdeflate(let level): self.estimateLevel = min(12, max(0, level))
+        }
         self.finalZlib = options.finalZlib
         self.estimateMargin = options.estimateMargin.map { max(0, $0) }
         self.recode = options.recode
-        self.squeezePasses = options.squeezePasses ?? (options.effort == .max ? DeflateSqueeze.defaultPasses : 0)
-        self.squeezeDepth = options.squeezeDepth ?? DeflateSqueeze.searchDepth
         self.workers = max(1, options.workers ?? ParallelWork.processorCount)
         self.frameCount = frameCount
         self.plays = plays
@@ -298,21 +293,20 @@ struct APNGWriter {
         return best
     }
 
-    /// Writes the last frame and `IEND`; returns the file.
-    mutating func finish() throws -> [UInt8] {
+    /// Writes the last frame; returns the file.
+    mutating func finish() throws -> APNGFile {
         // The last frame's dispose op has no effect: each play starts from a transparent
         // canvas (APNG specification, "Output buffer").
         if let last = queue.indices.last { queue[last].dispose = APNGDispose.none }
         try flush(final: true)
-        PNGChunks.append("IEND", [], to: &out)
-        return out
+        return APNGFile(head: out, frames: frames)
     }
 
     /// Emits the queued frames whose dispose op is known, once there are at least
-    /// `max(4, 2·workers)` of them or at the end: first each frame's final stream (`final`;
-    /// at `effort: .max` then Zopfli and `DeflateSqueeze`; else `DeflateRecoder`; each kept when
-    /// shorter), the frames of a batch on `workers` threads at once, so
-    /// the slow libdeflate 12 and Zopfli runs of one frame overlap those of the next.
+    /// `max(4, 2·workers)` of them or at the end: first each frame's final stream (`final`,
+    /// then `DeflateRecoder`'s blocks when shorter), the frames of a batch on `workers` threads
+    /// at once, so the slow libdeflate 12 runs of one frame overlap those of the next. Zopfli
+    /// and `DeflateSqueeze` come later, on the kept colour mode's file only (`APNGFile.refined`).
     private mutating func flush(final: Bool) throws {
         let ready = queue.prefix { $0.dispose != nil }.count
         guard ready > 0, final || ready >= max(4, 2 * workers) else { return }
@@ -322,27 +316,17 @@ struct APNGWriter {
         )
         // With a margin the queued stream is zlib 9's, so the final streams are made as without an estimate.
         let (estimateLevel, finalZlib) = (estimateMargin == nil ? self.estimateLevel : nil, self.finalZlib)
-        let (iterations, zopfli, recode, passes) = (zopfliIterations, effort == .max, self.recode, squeezePasses)
-        let depth = squeezeDepth
+        let recode = self.recode
         let pixels = batch.reduce(0) { $0 + ($1.raw == nil ? 0 : $1.rect.width * $1.rect.height) }
-        let workers = pixels >= APNGWriter.parallelPixels || zopfli ? self.workers : 1
+        let workers = pixels >= APNGWriter.parallelPixels ? self.workers : 1
         let streams = try ParallelWork.map(count: batch.count, workers: workers) { i throws(EncodeError) in
             guard let raw = batch[i].raw else { return batch[i].stream }
             let kept = try APNGWriter.final(
                 raw, batch[i].stream, width: batch[i].rect.width, mode: mode, level: level, heuristics: heuristics,
                 gate: gate, selectByFinal: selectByFinal, estimateLevel: estimateLevel, finalZlib: finalZlib)
-            var stream = kept.stream
-            if zopfli {
-                let smaller = try PNGChunks.zopfli(kept.raw, iterations: iterations)
-                if smaller.count < stream.count { stream = smaller }
-            }
             // The same symbols in better blocks and codes; kept only when shorter (round 16).
-            if passes > 0, let shorter = DeflateSqueeze.squeeze(zlib: stream, passes: passes, depth: depth) {
-                stream = shorter
-            } else if recode, let shorter = DeflateRecoder.recode(zlib: stream) {
-                stream = shorter
-            }
-            return stream
+            if recode, let shorter = DeflateRecoder.recode(zlib: kept.stream) { return shorter }
+            return kept.stream
         }
         for i in 0..<ready {
             queue[i].stream = streams[i]
@@ -352,39 +336,12 @@ struct APNGWriter {
         queue.removeFirst(ready)
     }
 
-    /// `fcTL`, then `IDAT` (frame 0) or `fdAT` chunks, each `fdAT` with the next sequence number.
+    /// The frame as written, its dispose op known by now.
     private mutating func emit(_ frame: APNGQueuedFrame) {
-        var control: [UInt8] = []
-        PNGChunks.appendUInt32(nextSequence(), to: &control)
-        PNGChunks.appendUInt32(UInt32(frame.rect.width), to: &control)
-        PNGChunks.appendUInt32(UInt32(frame.rect.height), to: &control)
-        PNGChunks.appendUInt32(UInt32(frame.rect.x), to: &control)
-        PNGChunks.appendUInt32(UInt32(frame.rect.y), to: &control)
-        PNGChunks.appendUInt16(UInt16(truncatingIfNeeded: frame.delay.numerator), to: &control)
-        PNGChunks.appendUInt16(UInt16(truncatingIfNeeded: frame.delay.denominator), to: &control)
-        control.append((frame.dispose ?? .none).rawValue)
-        control.append(frame.blend.rawValue)
-        PNGChunks.append("fcTL", control, to: &out)
-        var start = 0
-        repeat {
-            let end = min(frame.stream.count, start + PNGChunks.maximumChunkLength)
-            if emitted == 0 {
-                PNGChunks.append("IDAT", Array(frame.stream[start..<end]), to: &out)
-            } else {
-                var data: [UInt8] = []
-                data.reserveCapacity(4 + end - start)
-                PNGChunks.appendUInt32(nextSequence(), to: &data)
-                data.append(contentsOf: frame.stream[start..<end])
-                PNGChunks.append("fdAT", data, to: &out)
-            }
-            start = end
-        } while start < frame.stream.count
-        emitted += 1
-    }
-
-    private mutating func nextSequence() -> UInt32 {
-        defer { sequence += 1 }
-        return sequence
+        frames.append(
+            APNGWrittenFrame(
+                rect: frame.rect, delay: frame.delay, dispose: frame.dispose ?? .none, blend: frame.blend,
+                stream: frame.stream))
     }
 
     /// The palette index of every pixel of `target` (indexed mode; every colour is in the

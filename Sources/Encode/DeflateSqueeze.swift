@@ -46,8 +46,16 @@ enum DeflateSqueeze {
     /// `4 · maximumMatches` bytes per byte whatever the data (crafted frames could otherwise
     /// give one match for each length 3…258 at each position).
     static let maximumMatches = 16
-    /// The most parse passes; passes end early once one is no shorter than the one before.
+    /// The most parse passes at `--effort max`; passes end early once one is no shorter than
+    /// the one before.
     static let defaultPasses = 4
+    /// Passes at the default effort (measured: docs/encoding.md, APNG, round 21).
+    static let passesAtDefaultEffort = 1
+
+    /// The passes `effort` runs on each frame of the APNG kept.
+    static func passes(for effort: APNGEffort) -> Int {
+        effort == .max ? defaultPasses : passesAtDefaultEffort
+    }
     /// Streams holding more bytes than this (4 MiB + 64 KiB: a 1024 × 1024 RGBA frame's
     /// 4 195 328 bytes of scanlines fit) are only recoded: the parse holds 20–35 bytes per byte
     /// on the presets' frames and at most about 85 (the match table, costs and back links, the

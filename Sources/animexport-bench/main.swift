@@ -92,9 +92,8 @@ struct AnimatedSettings {
     var overRuns: Bool?
     /// `--filter-gate N|off`: `APNGOptions.rowFilterGate` (per mille), `.some(nil)` for off.
     var filterGate: Int??
-    /// `--estimate zlib|N[,nozlib]`: `APNGOptions.estimateLevel` (`.some(nil)` for zlib 9) and
-    /// `finalZlib` (false with `,nozlib`).
-    var estimateLevel: Int??
+    /// `--estimate zlib|N[,nozlib]`: `APNGOptions.estimate` and `finalZlib` (false with `,nozlib`).
+    var estimate: APNGEstimate?
     var finalZlib: Bool?
     /// `--estimate-margin N`: `APNGOptions.estimateMargin` (per mille).
     var estimateMargin: Int?
@@ -211,7 +210,7 @@ func encodeFrames(
         if let filters = animated.rowFilters { options.rowFilters = filters }
         if let runs = animated.overRuns { options.overRuns = runs }
         if let gate = animated.filterGate { options.rowFilterGate = gate }
-        if let estimate = animated.estimateLevel { options.estimateLevel = estimate }
+        if let estimate = animated.estimate { options.estimate = estimate }
         if let finalZlib = animated.finalZlib { options.finalZlib = finalZlib }
         if let margin = animated.estimateMargin { options.estimateMargin = margin }
         if let sort = animated.sortPalette { options.sortPalette = sort }
@@ -497,7 +496,7 @@ while !arguments.isEmpty {
             parts.count == 1 || (parts.count == 2 && parts[1] == "nozlib")
         else { fail("--estimate needs zlib or a libdeflate level 0…12, optionally followed by ,nozlib", 64) }
         arguments.removeFirst()
-        animated.estimateLevel = .some(Int(first))
+        animated.estimate = Int(first).map { .libdeflate($0) } ?? .zlib
         animated.finalZlib = parts.count == 1
     case "--estimate-margin":
         guard let value = arguments.first, let n = Int(value), n >= 0 else {

@@ -3,14 +3,16 @@
 import Foundation
 import Testing
 
-/// Round 16 (issue 22) on a bundled preset's real frames, through the real binaries in a
-/// temporary folder: `animexport PRESET --frames DIR`, then `animexport-bench --encode-frames`
-/// with the deflate recoder off and on.
+/// Rounds 16 and 21 (issue 22) on a bundled preset's real frames, through the real binaries in
+/// a temporary folder: `animexport PRESET --frames DIR`, then `animexport-bench --encode-frames`
+/// with the deflate recoder off and on (the squeeze off), and at the default (the squeeze on).
 struct APNGRecodeTests {
     static let preset = packageRoot + "/presets/circular-linear.json"
 
-    /// The recoded file is smaller, its image data chunk by chunk never larger, every other
-    /// chunk identical, and each frame's data inflates (Python's zlib) to the same bytes.
+    /// The recoded file is smaller than the plain one and the default (squeezed) smaller than
+    /// the recoded one, each one's image data frame by frame never larger than the one before,
+    /// every other chunk identical, and each frame's data inflates (Python's zlib) to the same
+    /// bytes.
     @Test func recodedPresetIsSmallerAndHoldsTheSameScanlines() throws {
         let dir = try temporaryDirectory()
         let frames = try runTool([Self.preset, "--frames", dir + "/frames", "-q"], in: dir)
@@ -18,13 +20,11 @@ struct APNGRecodeTests {
         let bench = URL(fileURLWithPath: toolPath).deletingLastPathComponent().appendingPathComponent(
             "animexport-bench"
         ).path
-        for flag in ["0", "1"] {
+        for (name, flags) in [("r0", ["--recode", "0", "--squeeze", "0"]), ("r1", ["--squeeze", "0"]), ("rd", [])] {
             let run = try runProcess(
                 bench,
-                [
-                    "--encode-frames", dir + "/frames", Self.preset, "-o", dir + "/r\(flag).apng", "--workers", "2",
-                    "--recode", flag,
-                ])
+                ["--encode-frames", dir + "/frames", Self.preset, "-o", dir + "/\(name).apng", "--workers", "2"] + flags
+            )
             #expect(run.status == 0, "\(run.stderr)")
         }
         let bad = try runProcess(
@@ -54,11 +54,14 @@ struct APNGRecodeTests {
             smaller = sum(len(y) < len(x) for x, y in zip(a, b))
             print(len(a), same, oa == ob, larger, smaller > 0)
             """
-        let check = try runProcess("/usr/bin/python3", ["-c", script, dir + "/r0.apng", dir + "/r1.apng"])
-        #expect(check.status == 0, "\(check.stderr)")
-        #expect(String(decoding: check.output, as: UTF8.self) == "60 True True 0 True\n")
-        let before = try #require(FileManager.default.contents(atPath: dir + "/r0.apng"))
-        let after = try #require(FileManager.default.contents(atPath: dir + "/r1.apng"))
-        #expect(after.count < before.count)
+        for (first, second) in [("r0", "r1"), ("r1", "rd")] {
+            let check = try runProcess(
+                "/usr/bin/python3", ["-c", script, dir + "/\(first).apng", dir + "/\(second).apng"])
+            #expect(check.status == 0, "\(check.stderr)")
+            #expect(String(decoding: check.output, as: UTF8.self) == "60 True True 0 True\n", "\(first) → \(second)")
+            let before = try #require(FileManager.default.contents(atPath: dir + "/\(first).apng"))
+            let after = try #require(FileManager.default.contents(atPath: dir + "/\(second).apng"))
+            #expect(after.count < before.count, "\(first) → \(second)")
+        }
     }
 }

@@ -422,6 +422,61 @@ struct APNGEncoderTests {
         }
     }
 
+    /// `APNGFile`, what a writer holds until the colour mode is chosen: `byteCount` is the
+    /// length of `bytes()`, whose chunks are numbered 0, 1, 2, … with frame 0 in `IDAT`;
+    /// `refined` keeps every frame's scanlines (each stream inflates to the same bytes),
+    /// makes no frame longer and shortens these libdeflate level 1 streams in all, with and
+    /// without Zopfli, whatever the thread count.
+    @Test func writtenFileCountsNumbersAndRefines() throws {
+        let images = fadingDisc(frames: 4)
+        let mode = APNGColorMode(survey: try APNGSurvey.make(try FrameArray(images)), truecolor: true)
+        var head = PNGChunks.signature
+        var header: [UInt8] = []
+        PNGChunks.appendUInt32(24, to: &header)
+        PNGChunks.appendUInt32(24, to: &header)
+        header += [8, 6, 0, 0, 0]
+        PNGChunks.append("IHDR", header, to: &head)
+        var control: [UInt8] = []
+        PNGChunks.appendUInt32(UInt32(images.count), to: &control)
+        PNGChunks.appendUInt32(0, to: &control)
+        PNGChunks.append("acTL", control, to: &head)
+        // Each frame whole, unfiltered: a 0 filter byte before each row of RGBA.
+        let raws = images.map { image in
+            (0..<24).flatMap { y in [0] + image.pixels[(y * 96)..<((y + 1) * 96)] }
+        }
+        let frames = try raws.map { raw in
+            APNGWrittenFrame(
+                rect: APNGRect(x: 0, y: 0, width: 24, height: 24), delay: APNGDelay(numerator: 1, denominator: 30),
+                dispose: .background, blend: .source, stream: try PNGChunks.deflate(raw, level: 1))
+        }
+        let file = APNGFile(head: head, frames: frames)
+        #expect(file.bytes().count == file.byteCount)
+        let walked = WalkedAPNG(file.bytes())
+        #expect(
+            walked.chunks.map(\.type) == ["IHDR", "acTL", "fcTL", "IDAT"]
+                + Array(repeating: ["fcTL", "fdAT"], count: 3).flatMap { $0 } + ["IEND"])
+        #expect(walked.controls.map(\.dispose) == [1, 1, 1, 1])
+        for zopfli in [false, true] {
+            let one = try file.refined(
+                mode: mode, zopfli: zopfli, zopfliIterations: 5, squeezePasses: 2, squeezeDepth: 256, workers: 1)
+            let three = try file.refined(
+                mode: mode, zopfli: zopfli, zopfliIterations: 5, squeezePasses: 2, squeezeDepth: 256, workers: 3)
+            #expect(one.bytes() == three.bytes())
+            #expect(one.bytes().count == one.byteCount)
+            #expect(one.head == file.head)
+            #expect(one.byteCount < file.byteCount)
+            for (k, frame) in one.frames.enumerated() {
+                #expect(frame.stream.count <= frames[k].stream.count, "frame \(k), zopfli \(zopfli)")
+                #expect(try APNGFile.inflate(frame.stream, size: raws[k].count) == raws[k], "frame \(k)")
+                #expect(frame.rect == frames[k].rect && frame.dispose == .background && frame.blend == .source)
+            }
+        }
+        // Nothing to do: the same file.
+        let same = try file.refined(
+            mode: mode, zopfli: false, zopfliIterations: 5, squeezePasses: 0, squeezeDepth: 256, workers: 2)
+        #expect(same.bytes() == file.bytes())
+    }
+
     /// Effort max decodes to the same frames and is never larger; bytes do not depend on the
     /// thread count.
     @Test func maxEffortAndWorkers() throws {
@@ -503,22 +558,27 @@ struct APNGEncoderTests {
         #expect(gated.count < closed.count)
     }
 
-    /// The measuring estimate (`APNGOptions.estimateLevel`, `estimateMargin`): a margin wide
-    /// enough to let every candidate through re-ranks them all by zlib 9, so the file is the
-    /// default's byte for byte; a libdeflate 6 estimate alone may choose other candidates, but
-    /// its file still decodes in Pillow to every input frame exactly.
+    /// The estimates (`APNGOptions.estimate`, `estimateMargin`): a margin wide enough to let
+    /// every candidate through re-ranks them all by zlib 9, so the file is the zlib 9
+    /// estimate's byte for byte; the libdeflate 6 estimate alone (the default) may choose other
+    /// candidates, but its file still decodes in Pillow to every input frame exactly.
     @Test(arguments: ["disc", "square", "gradient"])
     func estimatesKeepFramesExact(sample: String) throws {
         let frames =
             sample == "disc" ? fadingDisc(frames: 16) : sample == "square" ? movingSquare() : gradient(frames: 6)
         let source = try FrameArray(frames)
-        let plain = try APNGEncoder.encode(source, period: 0.4, options: APNGOptions()).bytes
+        var zlib = APNGOptions()
+        zlib.estimate = .zlib
+        let plain = try APNGEncoder.encode(source, period: 0.4, options: zlib).bytes
         var wide = APNGOptions()
-        wide.estimateLevel = 6
+        wide.estimate = .libdeflate(6)
         wide.estimateMargin = 1_000_000
         #expect(try APNGEncoder.encode(source, period: 0.4, options: wide).bytes == plain)
         var cheap = APNGOptions()
-        cheap.estimateLevel = 6
+        cheap.estimate = .libdeflate(6)
+        #expect(
+            try APNGEncoder.encode(source, period: 0.4, options: APNGOptions()).bytes
+                == APNGEncoder.encode(source, period: 0.4, options: cheap).bytes)
         let estimated = try APNGEncoder.encode(source, period: 0.4, options: cheap)
         let file = try temporaryFile(estimated.bytes)
         defer { try? FileManager.default.removeItem(atPath: file.directory) }
@@ -534,7 +594,8 @@ struct APNGEncoderTests {
     /// opaque noise and a translucent band between them stay. Sending the bars' unchanged
     /// pixels as themselves (whole red runs) and the noise and band as transparent is smaller
     /// than `SOURCE` (noise sent) or plain `OVER` (bars full of holes), so the frame is `OVER`
-    /// and smaller than without runs; Pillow reads every frame exactly (the band unblended).
+    /// and, before the squeeze, smaller than without runs; Pillow reads every frame exactly (the
+    /// band unblended).
     @Test func overRunsAreChosenAndDecodeExactly() throws {
         var seed: UInt32 = 99
         func noise() -> UInt8 {
@@ -553,10 +614,13 @@ struct APNGEncoderTests {
             }
         }
         let frames = [still, changed]
-        var plain = APNGOptions()
+        // The squeeze off: it parses both frames' scanlines down to the same size (1 526 bytes).
+        var runs = APNGOptions()
+        runs.squeezePasses = 0
+        var plain = runs
         plain.overRuns = false
         let without = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: plain)
-        let with = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: APNGOptions())
+        let with = try APNGEncoder.encode(try FrameArray(frames), period: 1, options: runs)
         #expect(with.bytes.count < without.bytes.count)
         #expect(WalkedAPNG(with.bytes).controls.last?.blend == 1)
         let file = try temporaryFile(with.bytes)
