@@ -74,6 +74,44 @@ struct DeflateSqueezeTests {
         #expect(at.contains { table.lengths[$0] == 258 && table.distances[$0] == 20_000 })
     }
 
+    /// Runs (round 21): `runLengths` counts the equal bytes from each position (at most 258);
+    /// inside a run the table's first match is the run's own length at distance 1, and a
+    /// position 40 bytes before the end of a 100-byte run of zeros finds the nearest earlier
+    /// row whose run ends the same way, over the run, the whole tail and on, though that row's
+    /// run positions sit in the tree of their own run length, not the zero triple's.
+    @Test func runsHaveTheirOwnTrees() {
+        var random = Sequence64(state: 4)
+        let tail = (0..<30).map { _ in UInt8(1 + random.next() % 200) }
+        var input: [UInt8] = []
+        var rowStarts: [Int] = []
+        for run in [100, 70, 300, 100, 5] {
+            rowStarts.append(input.count)
+            input += [UInt8](repeating: 0, count: run) + tail
+        }
+        let runs = DeflateSqueeze.runLengths(input)
+        for i in input.indices {
+            var count = 1
+            while i + count < input.count && input[i + count] == input[i] && count < 258 { count += 1 }
+            if Int(runs[i]) != count { Issue.record("run at \(i): \(runs[i]), expected \(count)") }
+        }
+        let table = DeflateSqueeze.MatchTable(input, depth: 256)
+        let at = rowStarts[3] + 60
+        let kept = Int(table.starts[at])..<Int(table.starts[at + 1])
+        #expect(kept.first.map { (table.lengths[$0], table.distances[$0]) } ?? (0, 0) == (40, 1))
+        // The nearest such row is the 300-byte run's (40 bytes before its end), and the match
+        // goes on over the next row's 5 zeros (the rows after both start with zeros).
+        let nearest = at - (rowStarts[2] + 260)
+        #expect(kept.contains { table.lengths[$0] == 75 && table.distances[$0] == nearest })
+        for i in 0..<input.count {
+            for k in Int(table.starts[i])..<Int(table.starts[i + 1]) {
+                let (length, distance) = (Int(table.lengths[k]), Int(table.distances[k]))
+                if input[(i - distance)..<(i - distance + length)] != input[i..<(i + length)] {
+                    Issue.record("position \(i): \(length) bytes at distance \(distance) do not repeat")
+                }
+            }
+        }
+    }
+
     /// Crafted data where one position has a match of every length 3…60, each farther than
     /// the last (prefixes of one string, longest first): the table keeps the longest
     /// `maximumMatches` of them, its longest is the 60-byte one, and the parse still inflates.
