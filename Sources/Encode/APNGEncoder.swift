@@ -86,12 +86,12 @@ public enum APNGEncoder {
         }
         // The harder compression runs on the kept file only: it takes a few tenths of a per cent
         // off each mode's file, less than the modes differ by on every preset (round 21).
-        file = try file.refined(
+        try file.refine(
             mode: mode, zopfli: options.effort == .max, zopfliIterations: options.zopfliIterations,
             squeezePasses: options.squeezePasses ?? DeflateSqueeze.passes(for: options.effort),
             squeezeDepth: options.squeezeDepth ?? DeflateSqueeze.searchDepth,
             workers: max(1, options.workers ?? ParallelWork.processorCount))
-        let bytes = file.bytes()
+        let bytes = file.takeBytes()
         return APNGEncoding(
             bytes: bytes, frameCount: survey.runs.count, colorType: mode.type,
             paletteSize: mode.palette.map(\.count), delays: timing.delays, timingExact: timing.exact)

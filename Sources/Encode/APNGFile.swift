@@ -15,7 +15,7 @@ struct APNGWrittenFrame: Sendable {
 /// An APNG as `APNGWriter` wrote it, before its frames are numbered and serialized: the chunks
 /// before the first `fcTL` (signature, `IHDR`, `acTL`, `PLTE`, `tRNS`) and the frames. Kept in
 /// this form so the encoder can compare the colour modes' files by size and then compress only
-/// the one it keeps harder (`refined`), instead of every mode's.
+/// the one it keeps harder (`refine`), instead of every mode's.
 struct APNGFile: Sendable {
     /// The PNG signature and every chunk before frame 0's `fcTL`.
     var head: [UInt8]
@@ -43,6 +43,14 @@ struct APNGFile: Sendable {
     /// `PNGChunks.maximumChunkLength` bytes, then `IEND`. `fcTL` and `fdAT` share one sequence
     /// counter from 0 ("Chunk Sequence Numbers").
     func bytes() -> [UInt8] {
+        var copy = self
+        return copy.takeBytes()
+    }
+
+    /// `bytes()`, emptying each frame's stream once it is written, so the file and the frames
+    /// are not held twice (a 30 000-frame loop's streams are tens of megabytes); afterwards
+    /// the frames hold no data.
+    mutating func takeBytes() -> [UInt8] {
         var out = head
         out.reserveCapacity(byteCount)
         var sequence: UInt32 = 0
@@ -50,7 +58,9 @@ struct APNGFile: Sendable {
             defer { sequence += 1 }
             return sequence
         }
-        for (k, frame) in frames.enumerated() {
+        for k in frames.indices {
+            let frame = frames[k]
+            frames[k].stream = []
             var control: [UInt8] = []
             PNGChunks.appendUInt32(next(), to: &control)
             PNGChunks.appendUInt32(UInt32(frame.rect.width), to: &control)
@@ -81,7 +91,7 @@ struct APNGFile: Sendable {
         return out
     }
 
-    /// The file with each frame's stream compressed harder where that is shorter (the same
+    /// Each frame's stream compressed harder where that is shorter (the same
     /// scanlines, so the same pixels): `DeflateSqueeze` with `squeezePasses` passes at
     /// `squeezeDepth` (none at 0) on the stream; at `zopfli` also Zopfli with
     /// `zopfliIterations` on the scanlines the stream inflates to (`mode` and the frame's width
@@ -92,33 +102,38 @@ struct APNGFile: Sendable {
     /// does not depend on `workers`.
     /// - Throws: `EncodeError` when a stream does not inflate to its scanlines (the writer's
     ///   own streams always do) or Zopfli returns nothing.
-    func refined(
+    mutating func refine(
         mode: APNGColorMode, zopfli: Bool, zopfliIterations: Int, squeezePasses: Int, squeezeDepth: Int, workers: Int
-    ) throws(EncodeError) -> APNGFile {
-        guard zopfli || squeezePasses > 0 else { return self }
+    ) throws(EncodeError) {
+        guard zopfli || squeezePasses > 0 else { return }
         let pixels = frames.reduce(0) { $0 + $1.rect.width * $1.rect.height }
         let threads = pixels >= APNGWriter.parallelPixels || zopfli ? workers : 1
-        let frames = self.frames
-        let streams = try ParallelWork.map(count: frames.count, workers: threads) { i throws(EncodeError) in
-            func squeezed(_ stream: [UInt8]) -> [UInt8] {
-                guard squeezePasses > 0,
-                    let shorter = DeflateSqueeze.squeeze(zlib: stream, passes: squeezePasses, depth: squeezeDepth),
-                    shorter.count < stream.count
-                else { return stream }
-                return shorter
+        // A chunk of frames at a time, each stream replaced as soon as its chunk is done, so
+        // the old and the new streams are never all held at once.
+        let chunk = max(64, 4 * threads)
+        for start in stride(from: 0, to: frames.count, by: chunk) {
+            let range = start..<min(frames.count, start + chunk)
+            let inputs = frames[range].map { (stream: $0.stream, rect: $0.rect) }
+            let streams = try ParallelWork.map(count: inputs.count, workers: threads) { i throws(EncodeError) in
+                func squeezed(_ stream: [UInt8]) -> [UInt8] {
+                    guard squeezePasses > 0,
+                        let shorter = DeflateSqueeze.squeeze(zlib: stream, passes: squeezePasses, depth: squeezeDepth),
+                        shorter.count < stream.count
+                    else { return stream }
+                    return shorter
+                }
+                var best = squeezed(inputs[i].stream)
+                if zopfli {
+                    let rect = inputs[i].rect
+                    let raw = try Self.inflate(
+                        inputs[i].stream, size: rect.height * (1 + mode.rowBytes(width: rect.width)))
+                    let other = squeezed(try PNGChunks.zopfli(raw, iterations: zopfliIterations))
+                    if other.count < best.count { best = other }
+                }
+                return best
             }
-            var best = squeezed(frames[i].stream)
-            if zopfli {
-                let rect = frames[i].rect
-                let raw = try Self.inflate(frames[i].stream, size: rect.height * (1 + mode.rowBytes(width: rect.width)))
-                let other = squeezed(try PNGChunks.zopfli(raw, iterations: zopfliIterations))
-                if other.count < best.count { best = other }
-            }
-            return best
+            for (i, stream) in zip(range, streams) { frames[i].stream = stream }
         }
-        var file = self
-        for i in file.frames.indices { file.frames[i].stream = streams[i] }
-        return file
     }
 
     /// The `size` bytes the zlib stream `stream` holds.

@@ -306,7 +306,7 @@ struct APNGWriter {
     /// `max(4, 2·workers)` of them or at the end: first each frame's final stream (`final`,
     /// then `DeflateRecoder`'s blocks when shorter), the frames of a batch on `workers` threads
     /// at once, so the slow libdeflate 12 runs of one frame overlap those of the next. Zopfli
-    /// and `DeflateSqueeze` come later, on the kept colour mode's file only (`APNGFile.refined`).
+    /// and `DeflateSqueeze` come later, on the kept colour mode's file only (`APNGFile.refine`).
     private mutating func flush(final: Bool) throws {
         let ready = queue.prefix { $0.dispose != nil }.count
         guard ready > 0, final || ready >= max(4, 2 * workers) else { return }
