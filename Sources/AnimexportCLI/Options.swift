@@ -259,7 +259,14 @@ struct Options: Equatable {
             }
         }
         if formats != nil, !outputs.isEmpty, !outputs.contains(where: { OutputPlan.isDirectory($0) }) {
-            throw UsageError(message: "--format chooses what goes into -o DIR/; the -o given name files")
+            // A fresh user's `-o out --format apng` meant a folder; `-o a.gif --format gif` a file.
+            let output = outputs[0]
+            let fix =
+                output.pathExtension.isEmpty
+                ? "write -o \(output)/ to fill that folder"
+                : "its extension already says the format, so leave --format out, or give a folder (-o DIR/)"
+            throw UsageError(
+                message: "--format chooses what goes into a folder (-o DIR/), and -o \(output) names a file: \(fix)")
         }
         if let frameName, !sheetFormat.namesFrames {
             throw UsageError(

@@ -40,7 +40,14 @@ import ToolOptions
             ["--format", "gifs", "-o", "./"],
             "--format gifs: expected gif, apng, webp, sheet, frames or lottie; did you mean gif?"
         ),
-        (["--format", "gif", "-o", "a.gif"], "--format chooses what goes into -o DIR/"),
+        (
+            ["--format", "gif", "-o", "a.gif"],
+            "--format chooses what goes into a folder (-o DIR/), and -o a.gif names a file: its extension already says the format, so leave --format out, or give a folder (-o DIR/)"
+        ),
+        (
+            ["--format", "apng", "-o", "out"],
+            "--format chooses what goes into a folder (-o DIR/), and -o out names a file: write -o out/ to fill that folder"
+        ),
         (["--preview", "page.txt"], "--preview page.txt: expected a file name ending in .html"),
         (["--report", "dir/"], "--report dir/: expected a file name ending in .json"),
         (["--set", "strokeWidth=4,"], "--set strokeWidth=4,: empty value in the list"),
