@@ -35,8 +35,10 @@
 ///   every run of that byte in a chain, each inserted before the one after it, so each search
 ///   there walked the full depth; in a run's own tree the positions differ in what follows the
 ///   run. Round 21, default effort: blink-dots' whole encode 1.10 → 0.75 s of CPU (the squeeze
-///   alone was 0.47 s), its file 62 637 → 62 663 bytes (a run start no longer sees shorter
-///   earlier runs); at `--effort max` every preset within 3 bytes.
+///   alone was 0.47 s), its file 62 637 → 62 663 bytes; at `--effort max` every preset within
+///   3 bytes. Tried and not kept: at a run start, the nearer match a longer earlier run gives
+///   (the triple's tree would have found it; 0 to −4 bytes), and keeping the nearest match
+///   beside the 15 longest under the cap (−27 to +18 bytes a preset).
 /// - **Costs** per block of the previous parse, in bits as floats: a symbol used `c` of `t`
 ///   times in its alphabet costs log2(t / c) (its ideal code length), one unused costs
 ///   log2(t) + 1; extra bits exactly.
