@@ -78,7 +78,7 @@ public enum AssembleCommand {
           --fps N            frames per second, 0.1...120 (default 30; a GIF plays at most 50)
           --duration S       the loop period in seconds instead, split evenly among the frames
           --loop N|forever   play N times in all (default forever)
-          --effort max       smallest APNG or WebP, slower (default standard)
+          --effort standard|max  max: smallest APNG or WebP, many times slower (default standard)
           --quality Q        lossy WebP at quality 0...100 (default lossless)
           --matte COLOR      GIF only: blend translucent pixels onto COLOR (default none)
           --force            replace OUT if it exists
