@@ -132,14 +132,17 @@ enum JobPlanner {
         return nil
     }
 
-    /// A preset in `presets/` whose name is close to a missing `NAME` or `NAME.json` without a
-    /// folder (`circluar` → `presets/circular.json`), or nil.
+    /// A preset whose name is close to a missing `NAME` or `NAME.json`: in `presets/` when the
+    /// argument names no folder (`circluar` → `presets/circular.json`), else in the folder it
+    /// names (`presets/circlar.json` → `presets/circular.json`); or nil.
     private static func nearPreset(_ argument: FilePath) -> FilePath? {
-        guard !argument.bytes.contains(UInt8(ascii: "/")), argument.isValidUTF8 else { return nil }
-        let ext = argument.pathExtension.lowercased()
+        guard argument.isValidUTF8, !argument.hasTrailingSlash else { return nil }
+        let inFolder = argument.bytes.contains(UInt8(ascii: "/"))
+        let name = argument.lastComponent
+        let ext = name.pathExtension.lowercased()
         guard ext.isEmpty || ext == "json" else { return nil }
-        let stem = (ext.isEmpty ? argument : argument.deletingPathExtension).description
-        let folder = ListCommand.defaultDirectory
+        let stem = (ext.isEmpty ? name : name.deletingPathExtension).description
+        let folder = inFolder ? argument.directory : ListCommand.defaultDirectory
         guard folder.isDirectory, let names = try? folder.entries() else { return nil }
         let stems = names.filter { $0.pathExtension.lowercased() == "json" && $0.isValidUTF8 }
             .map { $0.deletingPathExtension.description }

@@ -340,6 +340,14 @@ struct FilesAndFoldersTests {
                 == "note: sqare.json is no file; did you mean presets/square.json?\nerror: cannot read sqare.json: no such file\n"
         )
         #expect(!FileManager.default.fileExists(atPath: dir + "/t.gif"))
+        // The same typo with its folder written out is looked up in that folder.
+        let inFolder = try runTool(["presets/sqare.json", "-o", "t.gif"], in: dir)
+        #expect(inFolder.status == 1)
+        #expect(
+            inFolder.stderr
+                == "note: presets/sqare.json is no file; did you mean presets/square.json?\nerror: cannot read presets/sqare.json: no such file\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: dir + "/t.gif"))
     }
 
     @Test func parameterWrittenAsAnOptionPointsToSet() throws {
