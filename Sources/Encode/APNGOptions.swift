@@ -103,8 +103,8 @@ public struct APNGOptions: Equatable, Sendable {
     /// at most this many per mille of the unfiltered rows' (nil: always), for the measurements
     /// in docs/encoding.md.
     @_spi(Measure) public var rowFilterGate: Int? = 1000
-    /// What the candidates of a frame, and the row-filter gate's variants, are compared by; nil
-    /// (the default): libdeflate level 6 (16–45 % less CPU than zlib 9; docs/encoding.md, APNG,
+    /// What the candidates of a frame, and the row-filter gate's variants, are compared by;
+    /// by default libdeflate level 6 (16–45 % less CPU than zlib 9; docs/encoding.md, APNG,
     /// rounds 14 and 21), at both efforts, so `.max` compresses the frames `.default` chose; for
     /// the measurements in docs/encoding.md.
     @_spi(Measure) public var estimate: APNGEstimate = .libdeflate(6)

@@ -59,13 +59,13 @@ enum DeflateSqueeze {
     static let maximumMatches = 16
     /// The most parse passes at `--effort max`; passes end early once one is no shorter than
     /// the one before.
-    static let defaultPasses = 4
+    static let maxEffortPasses = 4
     /// Passes at the default effort (measured: docs/encoding.md, APNG, round 21).
-    static let passesAtDefaultEffort = 1
+    static let defaultEffortPasses = 1
 
     /// The passes `effort` runs on each frame of the APNG kept.
     static func passes(for effort: APNGEffort) -> Int {
-        effort == .max ? defaultPasses : passesAtDefaultEffort
+        effort == .max ? maxEffortPasses : defaultEffortPasses
     }
     /// Streams holding more bytes than this (4 MiB + 64 KiB: a 1024 × 1024 RGBA frame's
     /// 4 195 328 bytes of scanlines fit) are only recoded: the parse holds 20–35 bytes per byte
@@ -78,7 +78,7 @@ enum DeflateSqueeze {
     /// shorter; nil when neither is, when `stream` uses a preset dictionary or is not valid
     /// deflate data. `passes` ≥ 0 (0: only the recoder's blocks, as `DeflateRecoder.recode`),
     /// `depth` ≥ 1 nodes per search. Streams over `maximumBytes` are only recoded.
-    static func squeeze(zlib stream: [UInt8], passes: Int = defaultPasses, depth: Int = searchDepth) -> [UInt8]? {
+    static func squeeze(zlib stream: [UInt8], passes: Int = maxEffortPasses, depth: Int = searchDepth) -> [UInt8]? {
         guard stream.count >= 7, stream[1] & 0x20 == 0 else { return nil }
         guard let parsed = DeflateRecoder.tokens(deflate: stream, from: 2, end: stream.count - 4) else { return nil }
         let recoded = DeflateRecoder.encodeWithBlocks(parsed.tokens)
